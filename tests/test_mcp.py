@@ -617,7 +617,10 @@ def test_an_agent_reads_a_superseded_fact_after_expire_archived_it(vault_dir: Pa
                                     ("mark_used", {"notes": [archived_to]})):
                 refused = await served.error(tool, **arguments)
                 assert f"{archived_to!r} is an archived file" in refused and "the get tool reads it" in refused, tool
-            assert f"get with note={archived_to!r} reads it, read-only" in await served.error("get", note=old["path"])
+            # Its old path answers as its old id does (s38): the newer fact, naming where the old one is.
+            by_old_path = await served.call("get", note=old["path"])
+            assert by_old_path["path"] == new["path"] and by_old_path["resolved_from"]["archived"] == archived_to
+            assert f"that note was archived and is {archived_to} now; get reads it by that path" in by_old_path["notice"]
             assert (vault_dir / archived_to).read_bytes() == before
             assert "outside the vault" in await served.error("get", note="_archive/../../etc/passwd")
             past = (await served.call("recall", query="Dana old address Lisbon", include_expired=True))["hits"]
@@ -1552,3 +1555,74 @@ def test_recall_says_it_is_not_confident_when_no_note_matches_the_question_well(
             assert answered["hits"][0]["path"].startswith("preferences/")
 
     run(scenario)
+
+
+# ------------------------------------------------------------------ an agent's week on a real vault (s38 trial)
+
+
+def test_get_by_the_old_name_of_a_note_consolidate_merged_opens_the_note_it_went_into(
+        vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    # An agent trial: after consolidate(apply=true), get(merged note's id) opened the kept note, but
+    # get by the name the person had given its file said "archived … move it out of _archive/ to make
+    # it a note again" — a second copy of a fact the kept note holds already.
+    write_note("memories/How I take my coffee.md", note("Coffee preference", "Takes coffee with oat milk, never dairy; one sugar.",
+                                                         layer="L4", id="coffee-1"))
+    write_note("memories/coffee-2.md", note("Coffee, again", "She likes her coffee with oat milk and a single sugar, no cow milk.",
+                                            layer="L4", id="coffee-2"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            applied = await served.call("consolidate", threshold=0.7, apply=True)
+            assert [entry["canonical"] for entry in applied["merged"]] == ["memories/coffee-2.md"]
+            for reference in ("How I take my coffee", "memories/How I take my coffee.md"):
+                opened = await served.call("get", note=reference)
+                assert opened["path"] == "memories/coffee-2.md", (reference, opened)
+                assert opened["resolved_from"]["via"] == "merged_from"
+                assert opened["resolved_from"]["archived"] == "_archive/memories/How I take my coffee.md"
+                assert "was merged from: that note was archived and is _archive/memories/How I take my coffee.md now" in opened["notice"]
+            archived = await served.call("get", note="_archive/memories/How I take my coffee.md")
+            assert archived["archived"] is True  # its archive path still reads the file itself
+            why = await served.call("explain", note="How I take my coffee", query="oat milk coffee", k=3)
+            assert why["path"] == "memories/coffee-2.md" and why["in_answer"] is True  # explain names it as get does
+
+    run(scenario)
+
+
+def test_forget_by_the_id_of_a_superseded_archived_note_forgets_nothing_and_names_the_newer_fact(vault_dir: Path, log: Path) -> None:
+    # An agent trial: "forget my old address" — forget(old id) after expire(apply=true) archived the
+    # NEW address, the note that superseded it (the id resolves there, as a read's does).
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            old = await served.call("remember", text="I live in Porto, in Bonfim.", title="Home in Porto", layer="L3")
+            new = await served.call("remember", text="I live in Lisbon, in Alfama.", title="Home in Lisbon", layer="L3",
+                                    supersedes=[old["id"]])
+            await served.call("expire", apply=True)
+            before = snapshot_files(vault_dir)
+            refused = await served.error("forget", note=old["id"])
+            assert refused.startswith(f"Error executing tool forget: SupersededReference: {old['id']!r} names a note that "
+                                      f"{new['path']} superseded: it was archived and is _archive/{old['path']} now"), refused
+            assert "Nothing was forgotten" in refused and f"To forget the newer fact, name {new['path']}" in refused, refused
+            assert snapshot_files(vault_dir) == before
+            assert (await served.call("get", note=new["id"]))["path"] == new["path"]
+
+    run(scenario)
+
+
+def test_revise_of_a_note_whose_yaml_does_not_load_says_so_beside_the_title_and_tags_it_could_not_read(
+        vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    # An agent trial: the person broke a memory's YAML by hand; revise(append=…) wrote the body (right)
+    # and answered title = the file's name and tags = [] — not what the file says — without a word why.
+    write_note("memories/ana.md", "---\nid: ana-1\ntitle: Ana helps with the flat\nlayer: L3\nnote: she said: call me after 6\n"
+                                  "tags:\n  - people\n---\nAna (architect) helps with the flat search.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            revised = await served.call("revise", note="ana-1", append="Her number is in my phone under Ana Arq.")
+            assert (revised["title"], revised["tags"], revised["changed"]) == ("ana", [], ["body"])
+            [problem] = revised["problems"]
+            assert problem["path"] == "memories/ana.md" and problem["field"] == "frontmatter"
+            assert problem["message"].startswith("YAML does not load at line 5")
+            assert problem["fix"].startswith("fix the YAML")
+
+    run(scenario)
+    assert (vault_dir / "memories/ana.md").read_text(encoding="utf-8").endswith("search.\n\nHer number is in my phone under Ana Arq.\n")

@@ -575,3 +575,21 @@ def test_a_new_fact_whose_own_title_ends_in_a_number_is_not_said_to_be_numbered_
     newer = run_json(vault_dir, "remember", "Tax return filed on 2027-04-29.", "--title", "Tax return 2025",
                      "--supersedes", "memories/tax-return-2025.md")
     assert (newer["path"], newer["named_beside"]) == ("memories/tax-return-2025-2.md", "memories/tax-return-2025.md")  # type: ignore[index]
+
+
+def test_forget_by_the_old_path_or_id_of_a_superseded_archived_note_forgets_nothing(vault_dir: Path) -> None:
+    # An agent trial (s38): the old id, after expire --apply, resolved to the newer note, and
+    # forget archived it — "forget my old address" lost the new one. The old path (s38: it now
+    # opens the newer note, as the id does) is refused the same way.
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    old = run_json(vault_dir, "remember", "Dana lives in Lisbon.", "--layer", "L3")
+    new = run_json(vault_dir, "remember", "Dana lives in Madrid.", "--layer", "L3", "--supersedes", old["id"])  # type: ignore[index]
+    assert run_cli(vault_dir, "expire", "--apply").exit_code == 0
+    before = snapshot_files(vault_dir)
+    for reference in (old["id"], old["path"]):  # type: ignore[index]
+        refused = run_cli(vault_dir, "forget", reference)
+        assert refused.exit_code == 1, refused.output
+        assert f"names a note that {new['path']} superseded: it was archived and is _archive/{old['path']} now" in refused.stderr  # type: ignore[index]
+        assert "Nothing was forgotten" in refused.stderr and f"To forget the newer fact, name {new['path']}" in refused.stderr  # type: ignore[index]
+    assert snapshot_files(vault_dir) == before
+    assert run_json(vault_dir, "get", old["path"])["path"] == new["path"]  # type: ignore[index]

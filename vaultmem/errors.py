@@ -390,6 +390,27 @@ class ArchivedNote(NoteNotFound):
             f" reads it, read-only); move it out of {archive_dir}/ to make it a note again"))
 
 
+class SupersededReference(ArchivedNote):
+    """``forget`` of a reference that names a superseded note no longer in the vault (archived,
+    or removed by hand): resolved as a read resolves it, it names the note that replaced it —
+    the current fact, which forget would have archived in its place."""
+
+    def __init__(self, note: str, successor: str, archived: str | None, archive_dir: str) -> None:
+        self.successor = successor
+        where = f"it was archived and is {archived} now" if archived is not None else "it is no longer in the vault"
+        gone = f"; to have its old text gone too, delete {archived} (git keeps its history)" if archived is not None else ""
+        VaultmemError.__init__(self, (
+            f"{note!r} names a note that {successor} superseded: {where}, and no search returns it. "
+            f"Nothing was forgotten — {successor} holds the newer fact, and forget acts only on the note a "
+            f"reference is the id, path or name of. To forget the newer fact, name {successor}{gone}"))
+        self.note = note
+        self.archived = archived or ""
+        self.archive_dir = archive_dir
+        self.also = []
+        self.by_path = False
+        self.live = None
+
+
 def archived_read(archived: str) -> Operation:
     """``get`` of an archived file by its path, as each surface offers it."""
     return Operation(f"`vaultmem get {shlex.quote(archived)}`", f"Vault.get({archived!r})",

@@ -57,9 +57,9 @@ from .query_periods import period_hint
 from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
 from .resolution import (
     WAYS,
+    archived_successor,
     in_index,
     left_the_vault,
-    refuse_if_archived,
     refuse_if_linked_out,
     refuse_if_named_link_out,
     spellings,
@@ -149,8 +149,11 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
                 # a renamed note's old name explains the note where it lives now, and a removed one
                 # says where it went (resolution.left_the_vault).
                 for spelling in spelled:
-                    refuse_if_archived(index, spelling)
-                located = left_the_vault(index, reference, missing)
+                    located = archived_successor(index, spelling, eligibility.now_us)  # a merged note's old name: the kept note
+                    if located is not None:
+                        break
+                if located is None:
+                    located = left_the_vault(index, reference, missing)
         if located is not None:
             try:
                 read = read_note(index.paths.root, located.row.path)

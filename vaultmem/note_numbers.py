@@ -32,7 +32,7 @@ def file_name_id(reference: str) -> tuple[str, str] | None:
     """``reference`` (spaces around it dropped) and which kind of number it is, when it is a
     timestamp id or a Johnny.Decimal id; ``None`` for any other name (``3.14``, ``10.01.2026``,
     ``1.2``). Resolution finds a live note so, and the archive once no live note answers
-    (resolution.refuse_if_archived)."""
+    (resolution.archived_named)."""
     wanted = reference.strip()
     kind = number_kind(wanted)
     return None if kind is None else (wanted, kind)

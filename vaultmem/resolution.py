@@ -87,6 +87,7 @@ from .errors import (
     PathOutsideVault,
     ReadOnlyCanvas,
     RemovedNote,
+    SupersededReference,
     UsageError,
 )
 from .exclusions import Rule
@@ -101,6 +102,7 @@ from .notes import (
     PAGE_NAME,
     PERMALINK,
     SUCCESSOR_FIELDS,
+    SUPERSEDES,
     citekey_form,
     content_hash,
     find_frontmatter,
@@ -506,7 +508,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         located = _by_link_name(index, reference)
     if located is None:
-        refuse_if_archived(index, reference)
+        located = archived_successor(index, reference, moment_us)
+    if located is None:
         refuse_if_linked_out(index.paths, reference)
         refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
@@ -746,6 +749,20 @@ def locate_to_write(index: DerivedIndex, reference: str, now: object = None) -> 
     if is_canvas_path(located.row.path):
         raise ReadOnlyCanvas(located.row.path)
     return located
+
+
+def refuse_a_superseded_reference(index: DerivedIndex, located: Located) -> None:
+    """:class:`SupersededReference` when ``located`` was found through its ``supersedes`` (the
+    reference named the old note, gone from the vault): ``forget`` would archive the newer fact
+    in its place — an agent told "forget my old address" archived the new one (an agent trial,
+    s38). A merged note's id acts on the kept note (it holds that note's text) and still does."""
+    found = located.resolved_from
+    if found is None or found.via != SUPERSEDES:
+        return
+    archived = found.archived
+    if archived is None and (named := archived_named(index, found.reference)) is not None and not named.by_path:
+        archived = named.archived
+    raise SupersededReference(found.reference, located.row.path, archived, index.paths.archive_dir)
 
 
 def _still_answering(index: DerivedIndex, reference: str, located: Located, now: object = None) -> Located:
@@ -1148,9 +1165,42 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
     return None
 
 
-def refuse_if_archived(index: DerivedIndex, reference: str) -> None:
+def archived_successor(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
+    """The live note that took in the archived note ``reference`` names (:func:`_successor_of_archived`);
+    ``None`` when it names no archived note; its :class:`ArchivedNote` when no live note took it in."""
+    archived = archived_named(index, reference)
+    if archived is None:
+        return None
+    located = _successor_of_archived(index, reference, archived, now_us)
+    if located is None:
+        raise archived
+    return located
+
+
+def _successor_of_archived(index: DerivedIndex, reference: str, archived: ArchivedNote, now_us: int) -> Located | None:
+    """The live note that took in the archived note ``reference`` names by its old path or file
+    name — a note consolidate merged into it (``merged_from``) or that superseded it — as its id
+    finds it (step 3), and as :func:`_by_merged_permalink` does for a permalink. ``None`` when
+    the reference is the archive path itself (read as the file), the note is back in the vault,
+    two archived notes answer, or no live note lists its id. Without it, ``get <old path>`` after a
+    merge said "move it out of the archive to make it a note again": a second copy of a fact the
+    kept note holds already (an agent trial, s38)."""
+    if archived.by_path or archived.live is not None or archived.also:
+        return None
+    path = index.paths.absolute(archived.archived)
+    ident = _archived_id(index.paths, path, _head(path))
+    successors = _listing(index.store.notes, ident, SUCCESSOR_FIELDS)
+    if not successors:
+        return None
+    row = _one(index.store.notes, reference, [row for row, _ in successors], now_us)
+    field = next(field for found, field in successors if found.label == row.label)
+    named_by = "path" if "/" in reference.strip() else "file name"
+    return Located(row, Resolution(reference, field, archived=archived.archived, named_by=named_by))
+
+
+def archived_named(index: DerivedIndex, reference: str) -> ArchivedNote | None:
     """A note forget, expire or consolidate archived, named by its old path, its id or its bare
-    file name, gets an error that says where it went (not "no note matches"). Only asked once
+    file name: the error that says where it went (not "no note matches"), or ``None``. Only asked once
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
     an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
     an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
@@ -1162,16 +1212,16 @@ def refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     paths = index.paths
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
-        return
+        return None
     in_archive = archived_file_at(paths, reference)
     if in_archive is not None:  # named by its path in the archive: a read opens it (reading.view_archived)
-        raise ArchivedNote(reference, in_archive, paths.archive_dir, by_path=True)
+        return ArchivedNote(reference, in_archive, paths.archive_dir, by_path=True)
     relative = reference if reference.endswith(".md") else reference + ".md"
     newest = newest_archived(paths, relative)
     if newest is not None:
-        raise ArchivedNote(reference, newest, paths.archive_dir, live=live_twin(index, newest))
+        return ArchivedNote(reference, newest, paths.archive_dir, live=live_twin(index, newest))
     if "/" in reference or not reference.strip():
-        return
+        return None
     wanted = name_fold(relative)
     # A timestamp or Johnny.Decimal id names the file that begins with it (step 7), archived too:
     # without it, `get 11.01` after `forget 11.01` said "no note matches", as if never written.
@@ -1182,13 +1232,14 @@ def refuse_if_archived(index: DerivedIndex, reference: str) -> None:
             break
         if holds_id(path, reference):
             archived = path.relative_to(paths.root).as_posix()
-            raise ArchivedNote(reference, archived, paths.archive_dir, live=live_twin(index, archived))
+            return ArchivedNote(reference, archived, paths.archive_dir, live=live_twin(index, archived))
         if name_fold(path.name) == wanted or (number is not None and begins_with_number(path.name, number[0])):
             named.add(path.relative_to(archive).as_posix())
     # A set: an id's files include a second copy's (`11.01 Budget-2.md`), whose newest is itself.
     found = sorted({newest for old in named if (newest := newest_archived(paths, old)) is not None})
     if found:
-        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=live_twin(index, found[0]))
+        return ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=live_twin(index, found[0]))
+    return None
 
 
 def live_twin(index: DerivedIndex, archived: str) -> str | None:

@@ -215,6 +215,10 @@ class Revised:
     # changed on its line, or left beside the frontmatter's value. Unsaid, `--set speaker=Ana` left the
     # text's Caroline and search read both (adr/0019, "A property written in the text").
     in_text: list[TextProperty] = field(default_factory=list)
+    # The note's problems as written, as get shows them. Unsaid, an append to a note whose YAML does
+    # not load answered with the file's name as its title and no tags — not what the file says —
+    # and nothing to tell why (an agent trial, s38).
+    problems: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
@@ -238,7 +242,7 @@ class Revised:
                    superseded_by_path=first.path if first is not None else None,
                    superseded_by_title=first.title if first is not None else None,
                    then_superseded_by=list(chain[1:]), succession_problem=None if succession is None else succession.problem,
-                   in_text=list(in_text))
+                   in_text=list(in_text), problems=[problem.as_dict() for problem in after.problems])
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),

@@ -547,11 +547,12 @@ class Vault:
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
         from .gitops import commits_holding
-        from .resolution import locate_to_write
+        from .resolution import locate_to_write, refuse_a_superseded_reference
         from .writer import remove_note
 
         with self._writing("forget") as write:
             located = locate_to_write(self.derived, note)
+            refuse_a_superseded_reference(self.derived, located)
             row = located.row
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..property_sets import assignments
-from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_resolution
+from .shell import Context, as_typed, emit_json, json_option, library_errors, main, render_commit, render_resolution
 
 if TYPE_CHECKING:
     from ..results import SimilarNote
@@ -135,6 +135,8 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
                f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
     for written in result.in_text:
         click.echo(f"  {'' if written.changed else '! '}{written.words()}")
+    for problem in result.problems:  # as get says them: a title or tags above read from a broken frontmatter
+        click.echo(f"  ! {problem['field']}: {as_typed(problem['message'])}")
     if result.previous_title is not None:
         made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
         click.echo(f"  title: \"{result.previous_title}\" → \"{result.title}\"{made}")
