@@ -868,3 +868,16 @@ def test_an_unclosed_percent_pair_in_a_note_saved_as_utf16_or_with_one_latin1_by
     said = sorted((problem["path"], problem["field"]) for problem in problems)
     assert said == [("blob.md", "encoding"), ("latin.md", "body"), ("latin.md", "encoding"), ("pdf.md", "encoding"),
                     ("wide.md", "body"), ("wide.md", "encoding")]
+
+
+def test_a_templater_tag_whose_quotes_end_a_value_is_named_a_template(vault_dir: Path, write_note) -> None:
+    """Was (s38, the Obsidian Hub's daily-log template, kept outside its templates folder):
+    `week: "[[<% tp.date.now("YYYY") %>-W01]]"` - the tag's own quotes end the value - was told
+    to "quote values containing ': ' or '{{'", which it had done."""
+    write_note("Showcase/Daily log.md",
+               '---\ndate: <% tp.date.now("YYYY-MM-DD") %>\nweek: "[[<% tp.date.now("YYYY") %>-W01]]"\n---\n# Daily Log\n')
+    problems = {problem["path"]: problem for problem in json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]}
+    template = problems["Showcase/Daily log.md"]
+    assert "(a template placeholder such as <% tp.date.now() %>?)" in template["message"], template["message"]
+    assert 'add it to exclude in .vaultmem.toml ("/Showcase/Daily log.md"' in template["fix"], template["fix"]
+    assert "write the values holding '<%' in single quotes" in template["fix"], template["fix"]

@@ -498,3 +498,22 @@ def test_an_obsidian_settings_file_nested_too_deeply_is_a_problem_not_a_tracebac
     assert said
     assert said[0]["message"].startswith("nested too deeply to read")
     assert run_json(vault_dir, "search", "green tea")[0]["path"] == "tea.md"
+
+
+def test_a_templates_folder_written_decomposed_on_disk_is_the_folder_the_settings_name(vault_dir: Path) -> None:
+    """Was (s38, a Turkish vault): Templater's settings name `07 - Şablonlar` composed (NFC, as
+    Obsidian writes paths); a Mac or a sync tool wrote the folder decomposed (`S` + U+0327). The
+    template in it was a note, and check told the person to exclude the very folder they had named.
+    An Excluded files prefix and a daily template are matched the same way."""
+    composed, decomposed = "07 - \u015eablonlar", "07 - S\u0327ablonlar"
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, ".obsidian/plugins/templater-obsidian/data.json", json.dumps({"templates_folder": composed}))
+    obsidian_excludes(vault_dir, "\u00d6zel/")
+    write_file(vault_dir, f"{decomposed}/Not \u015eablonu.md", "---\ntarih: {{date}}\n---\n## \u00d6zet\n")
+    write_file(vault_dir, "O\u0308zel/gizli.md", "Gizli bir not.\n")
+    write_file(vault_dir, "Python/Demetler.md", "Demetler de\u011fi\u015ftirilemez.\n")
+    listed = run_json(vault_dir, "list")
+    assert isinstance(listed, dict)
+    assert sorted(note["path"] for note in listed["notes"]) == ["Python/Demetler.md"]
+    result = run_cli(vault_dir, "check")
+    assert result.exit_code == 0, result.output

@@ -77,7 +77,7 @@ from .errors import (
     Spelled,
     UsageError,
 )
-from .fields import STOPWORDS
+from .fields import STOPWORDS, case_fold
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .links import LinkRedirects, labels_first, linked_notes
 from .logseq import without_field_lines
@@ -748,7 +748,7 @@ def text_vocabulary(body: str) -> frozenset[str]:
     runs = cjk_runs(own)
     if 2 * sum(map(len, runs)) > len(_LETTER.findall(own)):
         return frozenset(_PAIR_MARK + pair for run in runs for pair in bigrams(han_folded(run)))
-    text = spaced(own).casefold()
+    text = case_fold(spaced(own))  # İstatistik is istatistik: casefold alone made it "i̇" + "statistik"
     return frozenset(word for word in _VOCABULARY_WORD.findall(text) if word not in STOPWORDS and not word.isdigit())
 
 
@@ -789,7 +789,7 @@ def name_vocabulary(title: str) -> frozenset[str]:
     ``2025-04-07`` is its day) — and each pair of neighbouring Chinese or Japanese characters
     (:data:`_PAIR_MARK`; a lone one as itself): ``HC ゲームルール`` → hc, ゲー, ーム, ムル, …"""
     pairs = {_PAIR_MARK + pair for run in cjk_runs(title) for pair in bigrams(han_folded(run))}
-    words = {word for word in _VOCABULARY_WORD.findall(RUN.sub(" ", title).casefold()) if word not in STOPWORDS}
+    words = {word for word in _VOCABULARY_WORD.findall(case_fold(RUN.sub(" ", title))) if word not in STOPWORDS}
     return frozenset(pairs | words)
 
 

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import CONFIG_FILE, FOAM_DIR
+from .fields import name_form
 from .foam_settings import VSCODE_SETTINGS, FoamGlob, foam_globs, read_vscode_settings
 from .notes import Problem
 
@@ -208,22 +209,28 @@ class Exclusions:
             found = self._settings_folder_rule(folder) if folder else None
             if found is not None:
                 return found
+        named = name_form(relative)  # as Obsidian's settings name it (_settings_folder_rule)
         for prefix in self.prefixes:
-            if relative.startswith(prefix):
+            if named.startswith(prefix):
                 return Rule(OBSIDIAN_SOURCE, prefix)
         for source, regex in self.regexes:
-            if regex.search(relative):
+            if regex.search(named):
                 return Rule(OBSIDIAN_SOURCE, f"/{source}/")
         if self.dendron_templates is not None and _DENDRON_TEMPLATE.search(relative):
             return self.dendron_templates
         for glob in self.foam:
             if glob.regex.fullmatch(relative):
                 return Rule(glob.source, glob.glob)
-        return self.template_files.get(relative)
+        return self.template_files.get(named)
 
     def _settings_folder_rule(self, folder: str) -> Rule | None:
         """The rule of Obsidian's settings (a templates folder, an Excluded files prefix) that
-        excludes the folder ``folder`` and everything below it, if any."""
+        excludes the folder ``folder`` and everything below it, if any. Compared in NFC, as
+        Obsidian's own paths are (its normalizePath): a folder a Mac or a sync tool wrote
+        decomposed (``S`` + U+0327) is the ``Ş`` of ``07 - Şablonlar`` in Templater's settings —
+        else each template in it was a note, and check told the person to exclude a file that
+        was in the very folder they had named (a trial of a Turkish vault, s38)."""
+        folder = name_form(folder)
         for rule in self.template_folders:
             if folder == rule.pattern or folder.startswith(rule.pattern + "/"):
                 return rule
@@ -370,7 +377,7 @@ def _user_ignore_filters(root: Path, problems: list[Problem]) -> tuple[list[str]
             if compiled is not None:
                 regexes.append((entry[1:-1], compiled))
         else:
-            prefixes.append(entry)
+            prefixes.append(name_form(entry))
     return prefixes, regexes
 
 
@@ -439,7 +446,7 @@ def vault_folder(value: str) -> str | None:
     (``/Journal//2026/`` is ``Journal/2026``, ``\\`` is ``/``, ``""`` and ``/`` the vault's root);
     ``None`` for a folder outside the vault (``..``)."""
     parts = [part for part in value.strip().replace("\\", "/").split("/") if part not in ("", ".")]
-    return None if ".." in parts else "/".join(parts)
+    return None if ".." in parts else name_form("/".join(parts))
 
 
 def read_settings(root: Path, name: str, problems: list[Problem], unused: str = "its exclusions are not applied") -> Any:

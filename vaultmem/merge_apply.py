@@ -413,7 +413,8 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
         edited, change = _merged_bytes(paths, raws[0], notes[0], notes[1:])
         report.kept_changes[cluster.canonical.path] = kept_changes(notes[0], change)
     except (FrontmatterError, InvalidTimestamp) as error:
-        _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+        said = str(error)  # an error that names the kept note already is not prefixed with it twice
+        _skip(cluster, report, said if said.startswith(f"{cluster.canonical.path}: ") else f"{cluster.canonical.path}: {said}")
         return None
     try:
         # The kept note is written over: a read-only one is refused by that write (ReadOnlyNote),

@@ -483,14 +483,18 @@ def _deadline(note: Note) -> datetime | None:
 
 
 def string_list(note: Note, key: str) -> list[str]:
-    """A list-of-text frontmatter value (a lone string counts as one item)."""
+    """A list-of-text frontmatter value (a lone string counts as one item). An empty item (``-``
+    alone on its line, YAML's null: the Obsidian Hub's template writes ``aliases:`` then ``- ``)
+    holds no text and is no item: refused, every merge into such a note was skipped with a fix
+    that asked the person to rewrite a list Obsidian reads as it is (a trial, s38)."""
     value = note.meta.get(key)
     if value is None:
         return []
     if isinstance(value, str):
         return [value] if value.strip() else []
-    if isinstance(value, list) and all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value):
-        return [str(item) for item in value]
+    if isinstance(value, list) and all(item is None or (isinstance(item, (str, int, float)) and not isinstance(item, bool))
+                                       for item in value):
+        return [str(item) for item in value if item is not None]
     raise FrontmatterError(f"{note.path}: {key} is {value!r}, not a list of text; write it as a YAML list of strings, then run consolidate again")
 
 

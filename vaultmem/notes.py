@@ -307,7 +307,11 @@ from .spelled_days import value_date
 #     `created`: `stale` counts from it, not the file's mtime. Nothing is embedded again.
 # 105: a double-barrelled author's citation key gets its words too (`@smith-jones2019a smith-jones 2019`), and a
 #     camelCase key none (identifiers.py spells it out already: its words counted twice). Nothing is embedded again.
-READER_VERSION = "105"
+# 106: search reads a note without HTML tags' names and attributes (html_tags.py: `<span class="git-footer">`
+#     is no "git"; an <img> is its alt); every note is embedded again (searchable.EMBED_RECIPE no-html-tags/7).
+#     A frontmatter that does not load and holds a Templater tag (`<% … %>`) is named a template's, with the
+#     exclude fix (notes._yaml_problem).
+READER_VERSION = "106"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1169,18 +1173,24 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
     if isinstance(error, FrontmatterTooLarge):
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
                        Spelled("shorten the frontmatter (or remove the aliases); ", *meanwhile.parts))
-    if "unhashable key" in str(error) or (block is not None and _unquoted_placeholder(block.yaml_text)):
+    if "unhashable key" in str(error) or (block is not None and (_unquoted_placeholder(block.yaml_text)
+                                                                  or _TEMPLATER_TAG.search(block.yaml_text))):
         # A template outside the templates folder Obsidian's settings name (or with none named):
         # the fix is to say it is one, not to quote what the template means to be filled in.
         # Not only `created: {{date}}` (a mapping as a key): `aliases: [{{title}} Notes]` fails as
         # a flow sequence, and was told only to "fix the YAML" (a trial on a vault whose two
-        # templates under templates/ each got another advice).
+        # templates under templates/ each got another advice). Nor only {{…}}: a Templater tag's own
+        # quotes end the value they are in (`week: "[[<% tp.date.now("YYYY") %>-W01]]"`), and the
+        # Obsidian Hub's daily-log template was told to quote its values (a trial, s38).
+        templater = "unhashable key" not in str(error) and block is not None and not _unquoted_placeholder(block.yaml_text)
+        example, quoting = (("<% tp.date.now() %>", "write the values holding '<%' in single quotes")
+                            if templater else ("{{date}}", "quote the values holding '{{'"))
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
-                       "{{date}}?)", Spelled(f"if this note is a template, add it to exclude in .vaultmem.toml "
+                       f"{example}?)", Spelled(f"if this note is a template, add it to exclude in .vaultmem.toml "
                        f"(\"{_exclude_pattern(relative)}\"{_templates_folder_pattern(relative)}) or move it into the "
                        f"folder Obsidian's Settings → Templates "
-                       f"→ Template folder location names (a vault may name none yet); else quote "
-                       f"the values holding '{{{{'; ", *meanwhile.parts))
+                       f"→ Template folder location names (a vault may name none yet); else {quoting}; ",
+                       *meanwhile.parts))
     if "escape" in reason:
         # `title: "$\mathcal{L}_1$ bounds"`: the value is quoted already, so "quote values"
         # sent the person looking for the wrong mistake (a trial with a Zotero-imported vault).
@@ -1192,8 +1202,9 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
                    Spelled("fix the YAML (quote values containing ': ' or '{{'); ", *meanwhile.parts))
 
 
-# A template's placeholder: `{{date}}`, `{{title}}`, `{{date:YYYY-MM-DD}}`; and a quoted YAML scalar.
+# A template's placeholder: `{{date}}`, `{{title}}`, `{{date:YYYY-MM-DD}}`; Templater's `<% … %>`; and a quoted YAML scalar.
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}")
+_TEMPLATER_TAG = re.compile(r"<%.*?%>")
 _QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
 
 

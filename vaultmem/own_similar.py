@@ -12,8 +12,11 @@ none of its notes reached 0.59. Here it is compared with the note's sentences, a
 2. of each, the passage each side scored best;
 3. each such passage's pieces, read from the file, embedded in one call, against the new note's whole-note vector.
 
-A note is named when its best piece is within ``OWN_SIMILAR_THRESHOLD`` cosine, with the piece,
-its heading path and its lines, marked as yours: ``remember --supersedes`` refuses a note
+A note is named when its best piece is within ``OWN_SIMILAR_THRESHOLD`` cosine and shares a word
+with the memory (consolidate.text_vocabulary: one fact said twice shares its words; the English
+embedder put every Turkish text at ~0.75 to every other, and a Turkish memory about a person's
+wishes named three study notes on tuples, virtual environments and the normal distribution,
+none holding a word of it: a trial, s38), with the piece, its heading path and its lines, marked as yours: ``remember --supersedes`` refuses a note
 without a layer (supersede.plan_retirement), so the advice is to revise it or keep both.
 Measured in adr/0010 ("`similar` names your notes by their sentences").
 """
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .canvas import is_canvas_path
+from .consolidate import text_vocabulary
 from .errors import NoteReadError
 from .fact_units import Piece, heading_path, pieces_of
 from .notes import read_text
@@ -58,8 +62,17 @@ def similar_own_notes(searcher: Searcher, path: str, text: str, threshold: float
                       eligibility: Eligibility) -> list[SimilarNote]:
     """Your notes (no layer, alive as ``eligibility`` says) one of whose sentences says nearly
     what the note at ``path`` (``text``: its body) says, most similar first."""
-    close = [match for match in own_matches(searcher, path, text, eligibility) if match.score >= threshold]
+    words = text_vocabulary(text)
+    close = [match for match in own_matches(searcher, path, text, eligibility)
+             if match.score >= threshold and _shares_a_word(words, match.piece.text)]
     return [_entry(match) for match in close[:OWN_SIMILAR_MAX]]
+
+
+def _shares_a_word(words: frozenset[str], piece: str) -> bool:
+    """Whether a piece of your note holds a word of the memory's (``words``: its
+    :func:`~consolidate.text_vocabulary`); a memory without a word of its own (``+1 555 0100``)
+    leaves the question to the vectors."""
+    return not words or bool(words & text_vocabulary(piece))
 
 
 def own_matches(searcher: Searcher, path: str, text: str, eligibility: Eligibility) -> list[OwnMatch]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .dating import name_with_iso_day
 from .fields import SearchFields, search_fields
+from .html_tags import without_html_tags
 from .inline_fields import inline_fields
 from .inline_queries import without_inline_queries
 from .markdown import without_link_addresses, without_query_blocks
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/6"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/7"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.
@@ -77,12 +78,13 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     and each link's web address (markdown.without_link_addresses: reading view shows its text).
     Each formula is its words (math_words.py: ``\\mathbf{X}`` is X, ``\\lambda`` lambda), and the
     embedder is given them without their single letters and numbers. A terminal's colour codes
-    in pasted output are no words (terminal_codes.py: ``ESC [31mError`` is ``Error``).
+    in pasted output are no words (terminal_codes.py: ``ESC [31mError`` is ``Error``), nor are
+    HTML tags' names and attributes (html_tags.py: ``<span class="git-footer">`` is no "git").
     The file is not changed."""
     fields = search_fields(note)
     fields = replace(fields, name=name_with_iso_day(fields.name, note.path), text_props=inline_fields(note.body))
     shown = without_terminal_codes(note.body)
-    math = math_as_words(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries)))
+    math = math_as_words(without_html_tags(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries))))
     body = math.text
     cut = split_passages(body)
     passages = tuple(_in_file(passage, note.body_line) for passage in cut)

@@ -72,6 +72,7 @@ from .cjk import (
 )
 from .combining import WORD
 from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS, is_plugin_setting
+from .html_tags import HTML_TAG, tag_text
 from .inline_queries import without_inline_queries
 from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
@@ -224,24 +225,8 @@ _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\[\]\n]+\]")
 _SIZE = re.compile(r"[ \t]*\d{1,5}(?:x\d{1,5})?[ \t]*")  # an embed's width, or width x height: ![[photo.jpg|300]]
 _FILE_EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")  # of a link target's last name: photo.jpg, Albums.base
 _EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*\n]*)\*(?![\w*])|(?<![\w_])_([^_\s][^_\n]*)_(?![\w_])")
-# -- raw HTML (a tag's attributes stop at the next < or >: a tag never left open scans only to there)
-_HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,15})(?:\s[^<>]*)?/?>")
+# -- raw HTML: its tags are html_tags.py's, its entities these
 _HTML_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-# Tags whose element is a block of its own: its text is a block between breaks (<p>a</p><p>b</p> reads "a · b").
-_HTML_BLOCKS = frozenset({
-    "address", "article", "aside", "audio", "blockquote", "br", "caption", "center", "dd", "details", "dialog", "div",
-    "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hr", "iframe", "legend", "li", "main", "nav", "object", "ol", "p", "pre", "section", "summary", "table",
-    "tbody", "tfoot", "thead", "tr", "ul", "video",
-})
-_HTML_CELLS = frozenset({"td", "th"})  # a space between cells of a row
-# Tags removed without a break. Only HTML's own names: ``List<String>`` or ``<Tab>`` in prose is a word, not markup.
-_HTML_INLINE = frozenset({
-    "a", "abbr", "b", "bdi", "bdo", "big", "body", "button", "cite", "code", "col", "colgroup", "data", "del", "dfn",
-    "em", "font", "head", "html", "i", "img", "input", "ins", "kbd", "label", "mark", "meta", "meter", "option",
-    "picture", "progress", "q", "rp", "rt", "ruby", "s", "samp", "select", "small", "source", "span", "strike",
-    "strong", "sub", "sup", "svg", "textarea", "time", "track", "tt", "u", "var", "wbr",
-})
 
 
 Marks = tuple[list[tuple[int, int]], list[tuple[int, int]]]  # code ranges and hidden ranges, as offsets in the file's text
@@ -1079,7 +1064,7 @@ def _spans(text: str) -> str:
         text = BLOCK_REFERENCE.sub("", text)  # Logseq's ((uuid)): it shows the block referred to, never the uuid
         text = _ROAM_REFERENCE.sub(_roam_reference, text)
     if "<" in text:
-        text = _HTML_TAG.sub(_tag_text, text)
+        text = HTML_TAG.sub(tag_text, text)
     if "&" in text:
         text = _HTML_ENTITY.sub(_entity_text, text)
     if _ROAM_COMPONENT_START in text:
@@ -1162,24 +1147,6 @@ def _entity_text(match: re.Match[str]) -> str:
     if entity[1] != "#" and entity[1:] not in html5_entities:
         return entity
     return html.unescape(entity)
-
-
-_IMAGE_ALT = re.compile(r"""\salt\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>=`]+))""", re.IGNORECASE)
-
-
-def _tag_text(match: re.Match[str]) -> str:
-    """An HTML tag as it reads: a break (``\\n``) for a block's, a space between cells, nothing
-    for an inline one; a name HTML does not have stays, as a word of the text."""
-    name = match.group(2).casefold()
-    if name == "img":  # an image reads as its description, when it has one
-        alt = _IMAGE_ALT.search(match.group())
-        described = (alt.group(1) or alt.group(2) or alt.group(3) or "").strip() if alt is not None else ""
-        return f" {described} " if described else ""  # a word of its own between the words around it
-    if name in _HTML_BLOCKS:
-        return "\n"
-    if name in _HTML_CELLS:
-        return " "
-    return "" if name in _HTML_INLINE else match.group()
 
 
 def _shown_link(match: re.Match[str]) -> str:

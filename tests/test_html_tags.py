@@ -1,0 +1,68 @@
+"""HTML tags' names and attributes are no words of a note (html_tags.py); their text is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultmem import Vault
+
+NOW = "2026-11-30T12:00:00+00:00"
+# The end a script puts on every note of a community vault (the shape of the Obsidian Hub's).
+FOOTER = ('\n# This note on the web\n\n<span class="git-footer">[Edit online](https://example.org/edit "edit-note") | '
+          '[Download this vault](https://example.org/vault.zip "download-vault") </span>\n')
+VIDEO = ('<iframe width="100%" height="400px" src="https://www.youtube.com/embed/x" title="YouTube video player" '
+         'allow="accelerometer; autoplay; gyroscope; picture-in-picture" allowfullscreen></iframe>\n')
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ('<span class="git-footer">Edit</span>', " Edit "),
+        ("Press <kbd>Ctrl</kbd>-<kbd>I</kbd> now", "Press  Ctrl - I  now"),
+        ('<img src="a.png" alt="a red kite"> over the hill', " a red kite  over the hill"),
+        ('<iframe\n  src="v" allow="gyroscope"></iframe>\nnext line', " \n \nnext line"),  # lines stay
+        ("`<span class=\"zebra\">` in code stays", "`<span class=\"zebra\">` in code stays"),
+        ("List<String> and press <Tab> are words", "List<String> and press <Tab> are words"),
+        ("an autolink <https://example.org/a> stays", "an autolink <https://example.org/a> stays"),
+    ],
+)
+def test_html_tags_read_as_their_text_and_every_line_stays(text: str, shown: str) -> None:
+    from vaultmem.html_tags import without_html_tags
+
+    assert without_html_tags(text) == shown
+    assert without_html_tags(text).count("\n") == text.count("\n")
+
+
+def test_a_tags_attribute_is_no_word_of_the_note_but_its_text_and_code_are(tmp_path: Path) -> None:
+    """Was: `class="git-footer"` and an iframe's `allow="accelerometer; gyroscope"` were words of
+    the note (search and explain found them in it), though reading view shows neither."""
+    (tmp_path / "Shortcuts.md").write_text(
+        "Press <kbd>Ctrl</kbd> with `<span class=\"zebra\">` to fold a heading.\n\n" + VIDEO + FOOTER, encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        for word in ("footer", "gyroscope", "accelerometer", "iframe"):  # found by meaning alone, if at all
+            assert [hit.match for hit in vault.search(word, k=3, now=NOW)] in ([], ["meaning"]), word
+        for word in ("Ctrl", "zebra", "fold"):
+            assert [(hit.path, hit.match) for hit in vault.search(word, k=3, now=NOW)] == [("Shortcuts.md", "both")], word
+
+
+def test_a_footer_on_every_note_no_longer_hides_the_word_its_class_holds(tmp_path: Path) -> None:
+    """Was (s38, a trial of the Obsidian Hub): every note ended with `<span class="git-footer">`,
+    so `git` was a word of every note and told none apart; "backup my vault with git" ranked
+    a Dropbox backup plugin first and the one whose description is "Backup your vault with git."
+    third."""
+    for number, topic in enumerate(("spaced repetition flashcards", "kanban boards", "dice rolling",
+                                    "interactive maps", "calendar of daily notes", "chess games")):
+        (tmp_path / f"plugin-{number}.md").write_text(f"# Plugin {number}\n\nA plugin for {topic}.\n" + FOOTER,
+                                                      encoding="utf-8")
+    (tmp_path / "obsidian-dropbox-backups.md").write_text(
+        "---\naliases:\n- Aut-O-Backups\n---\n# Aut-O-Backups\n\nAutomated backups to Dropbox for your enjoyment.\n"
+        + FOOTER, encoding="utf-8")
+    (tmp_path / "obsidian-git.md").write_text(
+        "---\naliases:\n- Obsidian Git\n---\n# Obsidian Git\n\nBackup your vault with git.\n" + FOOTER, encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        hits = vault.search("backup my vault with git", k=3, now=NOW)
+        assert hits[0].path == "obsidian-git.md", [hit.path for hit in hits]
