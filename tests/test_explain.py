@@ -335,3 +335,29 @@ def test_a_note_of_hundreds_of_passages_says_what_the_vector_side_took_off_for_i
     assert explained.rank["fused"] == paths.index("Python reference.md") + 1
     said = f"(similarity {explained.score['vectors']:.3f}: {lowered:.3f} taken off for its {passages:,} passages"
     assert said in explained.reasons[-1]
+
+
+def test_explain_says_whether_the_answer_is_confident_and_why_as_search_decides(vault: Vault) -> None:
+    """An agent told `confident: false` could not see why (confidence.judge): explain says the
+    verdict search reached, in words, beside the note's rank; the CLI prints it as `the answer:`."""
+    with vault:
+        unanswered = "when is my mortgage payment due"  # the Inbox holds "due" only, and is not the nearest in meaning
+        hits = vault.search(unanswered, k=10, now=NOW)
+        explained = vault.explain(hits[0].path, unanswered, k=10, now=NOW)
+        assert hits.confident is False
+        assert explained.confidence is not None and explained.confidence.startswith(
+            "not confident: the first hit holds one (due) of the query's 3 words (mortgage, payment, due)")
+        answered = vault.explain("preferences/oat-milk.md", "oat milk in coffee", k=10, now=NOW)
+        assert vault.search("oat milk in coffee", k=10, now=NOW).confident is True
+        assert answered.confidence is not None and answered.confidence.startswith("confident: the best score is 0.")
+        printed = run_cli(vault.root, "explain", hits[0].path, unanswered, "--as-of", NOW).stdout.splitlines()
+        assert printed[3] == f"the answer: {explained.confidence}"
+        document = json.loads(run_cli(vault.root, "explain", hits[0].path, unanswered, "--as-of", NOW, "--json").stdout)
+        assert document["confidence"] == explained.confidence
+
+
+def test_explain_of_a_filtered_out_note_says_no_verdict_for_a_search_not_asked(vault: Vault) -> None:
+    with vault:
+        explained = vault.explain("scratch/flight-berlin.md", "flight to Berlin", k=10, now=NOW)  # expired at NOW
+        assert explained.ranked_without_filters is True
+        assert explained.confidence is None

@@ -22,13 +22,8 @@ from vaultmem.errors import NoteNotFound
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
 from vaultmem.ranking import note_scores
-from vaultmem.search import (
-    COMMON_WORDS_WARNING,
-    LOW_CONFIDENCE_WARNING,
-    NEGLIGIBLE_SCORE,
-    PASSAGES_PER_NOTE,
-    search_filters,
-)
+from vaultmem.confidence import COMMON_WORDS_WARNING, LOW_CONFIDENCE_WARNING, NEGLIGIBLE_SCORE, ONE_WORD_WARNING
+from vaultmem.search import PASSAGES_PER_NOTE, search_filters
 from vaultmem.snapshots import cosines
 from vaultmem.vectors import VectorIndex, unpack
 
@@ -2031,6 +2026,32 @@ def test_a_query_of_common_words_alone_is_said_to_name_nothing_and_is_not_confid
     assert hits and hits.confident is False
     assert hits.warnings == [said]
     assert all(said in hit.warnings for hit in hits)
+
+
+@pytest.mark.parametrize("query, held", [("when is my mortgage payment due", "due"),
+                                         ("which dentist did my father recommend", "dentist")])
+def test_a_first_hit_sharing_one_word_and_not_nearest_in_meaning_is_not_confident(vault: Vault, query: str, held: str) -> None:
+    """Was confident: the sample's Inbox (0.28) for a mortgage it never mentions, for holding
+    "due"; the same Inbox (0.32) for a dentist your father recommended, for "dentist". The
+    first hit holds one of the query's words and the meaning side ranks another note first
+    (confidence.judge, rule 5; benchmarks/PASSAGES.md §30). The hits and their order stay."""
+    hits = vault.search(query, k=10, now=NOW)
+    assert hits and hits.confident is False
+    said = [warning for warning in hits.warnings if warning.startswith("no note matches this well: the first hit holds one")]
+    assert said == [ONE_WORD_WARNING.format(held=f"one ({held})", count=len(hits_words(vault, query)))]
+    assert all(said[0] in hit.warnings for hit in hits)
+
+
+def hits_words(vault: Vault, query: str) -> tuple[str, ...]:
+    return vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW)).words
+
+
+def test_a_first_hit_holding_one_word_stays_confident_when_it_is_nearest_in_meaning(vault: Vault) -> None:
+    # "dietary restrictions vegetarian": the dietary note says "vegetarian" (not "dietary" nor
+    # "restrictions"), and is the meaning side's first: the answer, and said to be one.
+    hits = vault.search("dietary restrictions vegetarian", k=5, now=NOW)
+    assert hits[0].path == "preferences/dietary.md"
+    assert hits.confident is True and hits.warnings == []
 
 
 def test_a_query_of_common_words_that_names_a_note_stays_confident(vault: Vault) -> None:

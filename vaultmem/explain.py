@@ -113,6 +113,9 @@ class Explanation:
     ranked_without_filters: bool = False
     # The answer may be incomplete: the index is being built (index_progress.py), as recall's warnings say.
     warnings: list[str] = field(default_factory=list)
+    # Whether the search's answer as a whole is confident and why ("confident: the best score is 0.82, …",
+    # "not confident: the first hit holds one …": confidence.judge); None when ranked without filters.
+    confidence: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -240,6 +243,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
         row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
+        confidence=_confidence(searcher, found, k, lifted_words),
     )
 
 
@@ -278,6 +282,17 @@ def _unheld_reason(found: Candidates, expired_too: bool) -> list[str]:
     of = "the query's only word" if len(found.words) == 1 else f"{count} of the query's {len(found.words)} words"
     return [*prefixed, f"{of} ({words}) {'is' if count == 1 else 'are'} in no {'' if expired_too else 'unexpired '}note of the vault: "
             f"every hit's score is lowered for {'it' if count == 1 else 'them'}{weighed} (the order is not changed)"]
+
+
+def _confidence(searcher: Searcher, found: Candidates, k: int, lifted: str) -> str | None:
+    """Whether search's answer to the query may be read as an answer, and why (Searcher.judge_answer,
+    confidence.judge: the rule search applies, so ``confident`` and this agree). None when a
+    filter was lifted to rank the note: that search is not the one asked for."""
+    if lifted:
+        return None
+    first = found.fused[0] if found.fused and k > 0 else None
+    best = None if first is None else found.score(first, searcher.embedder.score_calibration)
+    return searcher.judge_answer(found, best).why
 
 
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:

@@ -53,6 +53,7 @@ from .cjk import (
     width_folded,
 )
 from .combining import WORD
+from .confidence import Evidence, Verdict, asks_first_holds, judge
 from .config import CONFIG_FILE
 from .dating import (
     DEFAULT_DATE_PROPERTIES,
@@ -139,20 +140,6 @@ SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 LISTED_PASSAGES = 4  # a listed note's opening looks this many passages in for words its template does not hold
 SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
-# A calibrated score at most this is what a question nothing answers reads (adr/0004: "questions
-# nothing answers stay ≤ 0.05"; a nonsense query on the sample vault 0.002–0.004).
-NEGLIGIBLE_SCORE = 0.05
-WEAK_MATCHES_WARNING = ("none of the notes searched holds any of these words, and none stands out in meaning: the hits "
-                        "below are the nearest of weak matches")
-# What an answer says when its best hit scores NEGLIGIBLE_SCORE or less (and no note is named as
-# asked): measured (adr/0004, "A best score that says no note answers") on the five sets' own
-# questions and 24 made-up questions each that nothing there answers.
-LOW_CONFIDENCE_WARNING = "no note matches this well (best score {best:.2f}): the hits below are the nearest, not answers"
-# What an answer to a query of stop words alone says ("what is it", "who are you"), unless it names
-# a note: the notes holding those words most read as confident as an answer (kepano: "what about
-# them" 0.70, the longest essay first), yet nothing was asked for. Said, never acted on.
-COMMON_WORDS_WARNING = ("the query holds only common words ({words}), which name nothing to look for: the hits below "
-                        "are notes that hold them, not answers")
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = WORD  # a word with its combining marks (किताब), as the full text holds it
 _MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
@@ -211,10 +198,9 @@ class Hits(list[Hit]):
 
     @property
     def confident(self) -> bool:
-        """Whether the hits may be read as answers: there is one, the best scores above
-        NEGLIGIBLE_SCORE or holds every word asked or is named as asked, and the query asks for
-        more than common words. False tells an agent to say it does not remember rather than
-        answer from the nearest of weak matches (adr/0004)."""
+        """Whether the hits may be read as answers (the rule: confidence.judge, which a warning
+        of :meth:`doubt` says the reason of when not). False tells an agent to say it does not
+        remember rather than answer from the nearest of weak matches (adr/0004)."""
         return bool(self) and not self.weak
 
     def doubt(self, message: str) -> None:
@@ -289,6 +275,7 @@ class Candidates:
     valued: frozenset[int] = frozenset()  # the candidates one of whose property values the query names (valued.py)
     every_word: bool = False  # some eligible note holds every word of the query (or a form of it: prefix_words)
     common_only: bool = False  # every word of the query is a stop word ("what is it", "who are you")
+    asked: tuple[tuple[str, ...], ...] = ()  # each of ``words``' full-text terms as the text side asked for it (a held form)
 
     @property
     def unheld(self) -> float:
@@ -307,6 +294,15 @@ class Candidates:
     def score(self, item: Fused, calibration: tuple[float, float, float]) -> float:
         """The calibrated score of one of these candidates (ranking.hit_score)."""
         return hit_score(item, calibration, self.unheld, self.named)
+
+
+def _asked_terms(word: QueryWord, by_prefix: Sequence[str], by_stems: Sequence[str]) -> tuple[str, ...]:
+    """The full-text terms the text side asked ``word`` by: its stems or its first letters when no
+    note holds it as written but one holds that form (``by_prefix``, ``by_stems``), else its own."""
+    if word.shown in by_prefix:
+        form = word.stems if word.shown in by_stems else word.prefix
+        return (form,) if form is not None else word.terms
+    return word.terms
 
 
 def has_query_word(query: str) -> bool:
@@ -903,12 +899,9 @@ class Searcher:
         )
         if self.store.meta.rebuild_state() == "running":
             hits.warn(REBUILD_WARNING)
-        if _only_weak_matches(found, hits):
-            hits.doubt(WEAK_MATCHES_WARNING)
-        elif hits and found.common_only and not found.named:
-            hits.doubt(COMMON_WORDS_WARNING.format(words=", ".join(found.words)))
-        elif _low_confidence(found, hits):
-            hits.doubt(LOW_CONFIDENCE_WARNING.format(best=max(hit.score for hit in hits)))
+        verdict = self.judge_answer(found, hits[0].score if hits else None)
+        if verdict.warning is not None and hits:
+            hits.doubt(verdict.warning)
         return hits, [rows[item.label] for item in ordered]
 
     def _literal_search(self, signs: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
@@ -947,7 +940,27 @@ class Searcher:
         alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
-                          frozenset(valued), every_word, bool(words) and all(word.common for word in words))
+                          frozenset(valued), every_word, bool(words) and all(word.common for word in words),
+                          tuple(_asked_terms(word, by_prefix, by_stems) for word in words))
+
+    def judge_answer(self, found: Candidates, best_score: float | None) -> Verdict:
+        """Whether the answer whose first hit is ``found.fused[0]`` (scoring ``best_score``;
+        None: no hit) may be read as an answer (confidence.judge). The words the first hit holds
+        are looked up only when the rule needs them (confidence.asks_first_holds)."""
+        first = found.fused[0] if found.fused else None
+        evidence = Evidence(best_score=best_score, words=found.words, any_word_held=bool(found.text),
+                            every_word=found.every_word, named=found.named > 0, common_only=found.common_only,
+                            first_by_meaning=first is not None and first.vector_rank == 1)
+        if first is not None and asks_first_holds(evidence):
+            evidence = replace(evidence, first_holds=self._words_held(found, first.label))
+        return judge(evidence)
+
+    def _words_held(self, found: Candidates, label: int) -> tuple[str, ...]:
+        """The query's words note ``label`` holds, in a form the text side asked for (a word no
+        note holds, none): one full-text look-up a word, over that note's passages."""
+        passages = self.store.passages.labels_of([label])
+        return tuple(word for word, terms in zip(found.words, found.asked, strict=True)
+                     if word not in found.unheld_words and terms and self.store.passages.fts_scores(" OR ".join(terms), passages))
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -1373,19 +1386,3 @@ def _below(holding_all: Sequence[SideHit], holding_some: Sequence[SideHit]) -> l
     return [hit if hit.score <= ceiling else replace(hit, score=ceiling) for hit in holding_some]
 
 
-def _only_weak_matches(found: Candidates, hits: Hits) -> bool:
-    """No note searched holds a word of the query, none is named by it, and the best hit's score
-    is negligible: ten hits at 0.00 read as an answer, when nothing matched (a review's query no
-    note answers). Said, never acted on: the hits and their order stay."""
-    return bool(hits) and not found.text and not found.named and max(hit.score for hit in hits) <= NEGLIGIBLE_SCORE
-
-
-def _low_confidence(found: Candidates, hits: Hits) -> bool:
-    """The best hit's score is negligible, no note holds every word of the query and none is
-    named by it: what a question the vault does not answer reads, while few questions it
-    answers do (adr/0004, "A best score that says no note answers"). Without it, ten hits came
-    back looking like answers to "which vaccine did I get last winter" on a vault that never
-    says. A note holding every word keeps the answer confident: sixty notes that all say "zebra
-    stripes" share the evidence and read 0.02 each, yet each is an answer. Said, never acted
-    on: the hits and their order stay."""
-    return bool(hits) and not found.every_word and not found.named and max(hit.score for hit in hits) <= NEGLIGIBLE_SCORE

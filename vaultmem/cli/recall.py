@@ -240,6 +240,8 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
     # A filtered-out note's figures are a search it is not in: said before them, not only in the last reason.
     label = "rank without the filters that keep it out" if result.ranked_without_filters else "rank"
     click.echo(f"{label}: {ranks}" + (f"; score {fused:.2f} ({result.match})" if fused is not None else ""))
+    if result.confidence is not None:
+        click.echo(f"the answer: {result.confidence}")
     if result.passage is not None:
         click.echo(f"best passage:{where_words(result.passage).removeprefix(' ·')}")
         click.echo(f"    {result.passage.snippet}")

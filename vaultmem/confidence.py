@@ -1,0 +1,113 @@
+"""Whether a search's answer may be read as an answer — the one rule (pure; adr/0004).
+
+``Hits.confident`` (API), ``confident`` in MCP ``recall`` and the CLI's "no note matches this
+well" all come from :func:`judge`; ``explain`` says its verdict in words (:attr:`Verdict.why`).
+An answer is **not confident** when:
+
+1. there is no hit;
+2. no note searched holds any word of the query, none is named by it and the best hit reads at
+   most :data:`NEGLIGIBLE_SCORE` (:data:`WEAK_MATCHES_WARNING`);
+3. the query holds only stop words and names no note (:data:`COMMON_WORDS_WARNING`);
+4. no note holds every word, none is named, and the best hit reads at most
+   :data:`NEGLIGIBLE_SCORE` (:data:`LOW_CONFIDENCE_WARNING`);
+5. the first hit holds at most one of the query's two or more words and the meaning side does
+   not rank it first (:data:`ONE_WORD_WARNING`): a note that shares one word with a question
+   and is not what the question means — kepano's "Buy wisely" essay first for "what is my
+   passport number" (it says "number"), an on-call runbook for "the password for the router
+   admin page" ("page"). Measured (benchmarks/PASSAGES.md §30): of 160 made-up questions
+   nothing in four sets' vaults answers, 94 read confident before it, 63 with it; of the 634
+   first hits of the sets' own questions that were right, one turns not confident.
+
+Otherwise it is confident. Said, never acted on: the hits and their order stay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# A calibrated score at most this is what a question nothing answers reads (adr/0004: "questions
+# nothing answers stay ≤ 0.05"; a nonsense query on the sample vault 0.002–0.004).
+NEGLIGIBLE_SCORE = 0.05
+WEAK_MATCHES_WARNING = ("none of the notes searched holds any of these words, and none stands out in meaning: the hits "
+                        "below are the nearest of weak matches")
+# What an answer says when its best hit scores NEGLIGIBLE_SCORE or less (and no note is named as
+# asked): measured (adr/0004, "A best score that says no note answers") on the five sets' own
+# questions and 24 made-up questions each that nothing there answers.
+LOW_CONFIDENCE_WARNING = "no note matches this well (best score {best:.2f}): the hits below are the nearest, not answers"
+# What an answer to a query of stop words alone says ("what is it", "who are you"), unless it names
+# a note: the notes holding those words most read as confident as an answer (kepano: "what about
+# them" 0.70, the longest essay first), yet nothing was asked for. Said, never acted on.
+COMMON_WORDS_WARNING = ("the query holds only common words ({words}), which name nothing to look for: the hits below "
+                        "are notes that hold them, not answers")
+# What an answer says when its first hit shares one word with the query and the meaning side
+# ranks another note first (rule 5 above).
+ONE_WORD_WARNING = ("no note matches this well: the first hit holds {held} of the query's {count} words and is not the "
+                    "nearest in meaning, so it may share a word without answering: the hits below are the nearest, "
+                    "not answers")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the rule looks at, of one answer (search.Searcher.judge_answer gathers it)."""
+
+    best_score: float | None  # the first hit's score; None: no hit
+    words: tuple[str, ...]  # the query's words as the text side asks for them
+    any_word_held: bool  # some note searched holds a word of the query (the text side proposed one)
+    every_word: bool  # some note searched holds every word (or a form of it)
+    named: bool  # a note is named as asked (ranking.name_bonus)
+    common_only: bool  # every word is a stop word
+    first_by_meaning: bool  # the meaning side ranks the first hit first
+    first_holds: tuple[str, ...] | None = None  # the words the first hit holds; None: not looked up (:func:`asks_first_holds`)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether the answer may be read as an answer, why in words, and what it warns when not."""
+
+    confident: bool
+    why: str
+    warning: str | None = None
+
+
+def asks_first_holds(evidence: Evidence) -> bool:
+    """Whether rule 5 may decide, so the first hit's words are worth looking up (one full-text
+    look-up a word, of that note's passages): only then is :attr:`Evidence.first_holds` needed."""
+    return (evidence.best_score is not None and not evidence.named and len(evidence.words) >= 2
+            and not evidence.first_by_meaning and not evidence.common_only)
+
+
+def judge(evidence: Evidence) -> Verdict:
+    """The verdict of the rule above on one answer."""
+    best = evidence.best_score
+    if best is None:
+        return Verdict(False, "not confident: there is no hit")
+    if not evidence.any_word_held and not evidence.named and best <= NEGLIGIBLE_SCORE:
+        return Verdict(False, f"not confident: no note searched holds a word of the query and the best score is {best:.2f} "
+                              f"(at most {NEGLIGIBLE_SCORE})", WEAK_MATCHES_WARNING)
+    if evidence.common_only and not evidence.named:
+        return Verdict(False, "not confident: the query holds only common words, which name nothing to look for",
+                       COMMON_WORDS_WARNING.format(words=", ".join(evidence.words)))
+    if not evidence.every_word and not evidence.named and best <= NEGLIGIBLE_SCORE:
+        return Verdict(False, f"not confident: no note holds every word of the query and the best score is {best:.2f} "
+                              f"(at most {NEGLIGIBLE_SCORE})", LOW_CONFIDENCE_WARNING.format(best=best))
+    held = evidence.first_holds
+    if held is not None and asks_first_holds(evidence) and len(held) <= 1:
+        count = len(evidence.words)
+        shown = f"one ({held[0]})" if held else "none"
+        return Verdict(False, f"not confident: the first hit holds {shown} of the query's {count} words "
+                              f"({', '.join(evidence.words)}) and the meaning side ranks another note first",
+                       ONE_WORD_WARNING.format(held=shown, count=count))
+    return Verdict(True, f"confident: {_confident_because(evidence, best)}")
+
+
+def _confident_because(evidence: Evidence, best: float) -> str:
+    if evidence.named:
+        return "a note is named as asked"
+    reasons = [f"the best score is {best:.2f}" + ("" if best > NEGLIGIBLE_SCORE else f" (at most {NEGLIGIBLE_SCORE})")]
+    if evidence.every_word:
+        reasons.append("a note holds every word of the query")
+    if evidence.first_by_meaning:
+        reasons.append("the first hit is the nearest in meaning")
+    elif evidence.first_holds is not None and len(evidence.first_holds) > 1:
+        reasons.append(f"the first hit holds {len(evidence.first_holds)} of the query's {len(evidence.words)} words")
+    return ", ".join(reasons)
