@@ -566,6 +566,16 @@ def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...], solar_h
     return None
 
 
+def made_moment(meta: Mapping[str, Any], properties: DateProperties = DEFAULT_DATE_PROPERTIES,
+                solar_hijri: bool = False) -> datetime | None:
+    """When the note says it was made: the first of the vault's ``[dates] created`` names whose
+    value reads as a date (as notes.created_moment reads ``created``), or None. What the index
+    keeps as ``created_us`` (``stale`` counts from it): a vault that names ``creado`` a created
+    stamp had every such note judged by its file's time, which a copy or a checkout resets."""
+    found = _first_property_date(meta, properties.created, solar_hijri)
+    return None if found is None else found.moment
+
+
 def property_day(meta: Mapping[str, Any], keys: tuple[str, ...], solar_hijri: bool = False) -> date | datetime | None:
     """The day (or the time) the first of ``keys`` that holds a date says a note is about: a
     day's label as its calendar day, a period as its first day, an instant as itself; None
