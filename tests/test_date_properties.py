@@ -6,6 +6,7 @@ adr/0026). Trials found a Spanish vault dated by ``fecha:`` and ``creado:``, a G
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,18 @@ def test_check_says_a_created_holding_a_templater_command_is_one_that_never_ran(
     assert "Replace templates in the active file" in said["fix"], said
     plain = problems[("Daily/2024-01-16.md", "created")]
     assert "never ran" not in plain["message"] and plain["fix"].startswith("write an ISO date"), plain
+
+
+def test_stale_counts_from_a_configured_created_name_beside_a_date(vault_dir: Path) -> None:
+    """A trial (s37): `[dates] created = ["creado", "created"]` dated notes by `creado:` for search,
+    but the index's `created_us` read `created` alone: a note with `fecha:` (what day it is about)
+    and `creado:` (when it was written) was judged by its file's time, which a copy resets."""
+    configure(vault_dir, '[dates]\ndate = ["date", "fecha"]\ncreated = ["creado", "created"]\n')
+    reunion = write_file(vault_dir, "Reunión.md", "---\nfecha: 2026-11-20\ncreado: 2024-01-05\n---\nNotas de la reunión.\n")
+    moment = from_epoch_us(1_796_000_000_000_000).timestamp()  # 2026-11-30: saved the day before NOW
+    os.utime(reunion, (moment, moment))
+    with Vault(vault_dir) as vault:
+        vault.index()
+        stale = {note.path: note for note in vault.stale(days=30, now=NOW)}
+        assert stale["Reunión.md"].basis == "created", stale
+        assert stale["Reunión.md"].since.startswith("2024-01-05"), stale["Reunión.md"]

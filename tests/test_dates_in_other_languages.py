@@ -191,7 +191,7 @@ def test_accents_case_and_hyphens_do_not_matter_and_every_table_is_read_at_once(
     assert set(PERIOD_WORDS.values()) <= {"today", "yesterday", "tomorrow", "day before yesterday", "day after tomorrow",
                                           *(f"{which} {unit}" for which in ("this", "last", "next")
                                             for unit in ("week", "month", "year", *weekdays))}
-    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr"}
+    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr", "ru", "uk"}
 
 
 @pytest.mark.parametrize("unknown", ["hace poco", "la semaine", "neulich", "récemment", "semana"])
@@ -337,3 +337,44 @@ def test_a_period_or_weekday_said_in_turkish_is_the_bound_its_english_words_are(
     assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
     assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
     assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
+
+
+# Russian and Ukrainian (s38; was refused as "neither a date nor a duration"): the day and its adjective
+# declined by gender and case (в прошлую пятницу, в прошлый понедельник; минулої п'ятниці, у минулу
+# п'ятницю), and Ukrainian's apostrophe as any keyboard types it (', ’, ʼ).
+SLAVIC_SAID = {
+    "в прошлую пятницу": "last friday", "В прошлую пятницу": "last friday", "прошлая пятница": "last friday",
+    "в прошлый понедельник": "last monday", "в прошлое воскресенье": "last sunday", "в прошлую среду": "last wednesday",
+    "в следующий вторник": "next tuesday", "в эту субботу": "this saturday", "вчера": "yesterday",
+    "позавчера": "day before yesterday", "на прошлой неделе": "last week", "в этом месяце": "this month",
+    "в прошлом году": "last year",
+    "минулої п'ятниці": "last friday", "минулої п’ятниці": "last friday", "минулої пʼятниці": "last friday",
+    "у минулу п'ятницю": "last friday", "минулого понеділка": "last monday", "минулої неділі": "last sunday",
+    "наступного четверга": "next thursday", "в наступну середу": "next wednesday", "цієї суботи": "this saturday",
+    "вчора": "yesterday", "учора": "yesterday", "минулого тижня": "last week", "наступного місяця": "next month",
+    "торік": "last year",
+}
+
+
+@pytest.mark.parametrize(("said", "english"), SLAVIC_SAID.items())
+def test_a_period_or_weekday_said_in_russian_or_ukrainian_is_the_bound_its_english_words_are(said: str, english: str) -> None:
+    assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
+    assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
+    assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
+
+
+@pytest.mark.parametrize(("month", "offered"), [("march", "'march 2026' or 2026-03"), ("mars", "'mars 2026' or 2026-03"),
+                                                ("März", "'März 2026' or 2026-03"), ("Sept.", "'Sept. 2026' or 2026-09")])
+def test_a_month_named_alone_is_refused_with_the_forms_read(month: str, offered: str) -> None:
+    # Was: "neither a date nor a duration", with no word on months, while `--since 'march 2026'` was read.
+    with pytest.raises(UsageError) as refused:
+        since_bound(month, NOW_TIME)
+    assert "is a month without its year" in str(refused.value) and offered in str(refused.value), str(refused.value)
+    assert since_bound(offered.split(" or ")[0].strip("'"), NOW_TIME) == since_bound(offered.split(" or ")[1], NOW_TIME)
+
+
+def test_an_until_month_alone_offers_the_next_one(vault_dir: Path) -> None:
+    configure(vault_dir)
+    refused = run_cli(vault_dir, "list", "--until", "march", "--as-of", NOW)
+    assert refused.exit_code != 0
+    assert "--until 'march' is a month without its year" in refused.stderr and "'march 2027' or 2027-03" in refused.stderr

@@ -1105,6 +1105,27 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(vault_dir: P
     assert sorted(path.name for path in tmp_path.iterdir()) == outside_before
 
 
+def test_every_refused_call_leads_with_its_kind(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """A trial (s37): an agent that branches on the word after the tool name (UsageError: fix the
+    arguments) read "unknown" and "forget(hard=true)" as kinds: the argument checks and the refused
+    hard delete came without one, unlike every other refusal."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            await served.call("recall", query="coffee")
+            for tool, arguments, _expected in BAD_CALLS:
+                message = await served.error(tool, **arguments)
+                kind = message.removeprefix(f"Error executing tool {tool}: ").split(": ")[0]
+                assert re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+", kind), (tool, arguments, message)
+            unknown = await served.error("recall", query="x", layer="L3")
+            assert unknown.startswith("Error executing tool recall: UsageError: unknown argument 'layer'"), unknown
+            hard = await served.error("forget", note="coffee", hard=True)
+            assert hard.startswith("Error executing tool forget: UsageError: forget(hard=true) is not allowed"), hard
+
+    run(scenario)
+
+
 def test_hard_forget_is_refused_until_the_person_allows_it(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     reference = write_note("references/tax-office.md", note("Tax office", "Hand-written: the tax office opens at 9:00.", layer="L4"))
 

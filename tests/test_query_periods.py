@@ -37,6 +37,11 @@ def daily_vault(root: Path) -> Path:
     ("qu'ai-je fait la semaine dernière", "last week"),
     ("was habe ich letzte Woche gemacht", "last week"),
     ("上周做了什么", "last week"),
+    # s38: Russian and Ukrainian, their single words too (no other language here writes them).
+    ("что я делал вчера", "yesterday"),
+    ("что было в прошлую пятницу", "last friday"),
+    ("що я робив минулої п'ятниці", "last friday"),
+    ("Вчора", "yesterday"),
 ])
 def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: str, bound: str) -> None:
     period = period_in_query(query)

@@ -435,6 +435,43 @@ def test_quiet_prints_nothing_but_still_indexes(tmp_path: Path) -> None:
     assert watcher.errors() == ""
 
 
+def test_watch_logs_each_change_once_a_write_by_another_vaultmem_process_too(tmp_path: Path) -> None:
+    """A trial (s37): `watch` logged the person's edits, an atomic save, a `mv` and an `rm`, but a
+    note another vaultmem process wrote (`remember`, `revise`, `forget`) only when the watcher
+    indexed it before that process did: the other process's own reindex left the watcher's
+    reconcile nothing to report."""
+    vault = make_vault(tmp_path / "vault", CONFIG + "[watch]\ndebounce_ms = 100\n", notes=1)
+    watcher = WatchProcess(vault, tmp_path)
+    watcher.wait_ready()
+
+    def logged(line: str) -> str:
+        return wait_until(lambda: line in watcher.output() and watcher.output(), timeout=30, what=line)
+
+    try:
+        assert vaultmem_process(vault, "remember", "The ferry to the island leaves at nine", "--title", "Ferry").returncode == 0
+        logged("added memories/ferry.md")
+        assert vaultmem_process(vault, "revise", "memories/ferry.md", "--append", "Sundays at ten.").returncode == 0
+        logged("updated memories/ferry.md")
+        assert vaultmem_process(vault, "forget", "memories/ferry.md").returncode == 0
+        logged("removed memories/ferry.md")
+        (vault / "base" / ".note-0.md.tmp").write_text(note("Base 0", "saved atomically by an editor"), encoding="utf-8")
+        os.replace(vault / "base" / ".note-0.md.tmp", vault / "base" / "note-0.md")
+        logged("updated base/note-0.md")
+        shutil.move(vault / "base" / "note-0.md", vault / "base" / "moved.md")
+        logged("moved base/note-0.md -> base/moved.md")
+        (vault / "base" / "moved.md").unlink()
+        logged("removed base/moved.md")
+    finally:
+        assert watcher.stop() == 0, watcher.errors()
+    # Whoever indexed it first, each change is one line (the other process nearly always wins: its
+    # write and its reindex are one step, the watcher waits for the file to be quiet).
+    other = " (by another vaultmem process, which indexed it first)"
+    lines = [line.split(" ", 1)[1].removesuffix(other) for line in watcher.output().splitlines()[1:]
+             if not line.endswith("stopped watching")]
+    assert lines == ["added memories/ferry.md", "updated memories/ferry.md", "removed memories/ferry.md",
+                     "updated base/note-0.md", "moved base/note-0.md -> base/moved.md", "removed base/moved.md"], lines
+
+
 def test_edits_made_while_stopped_are_picked_up_on_start(tmp_path: Path) -> None:
     vault = make_vault(tmp_path / "vault")
     assert vaultmem_process(vault, "index").returncode == 0

@@ -42,13 +42,14 @@ from .exclusions import CONFIG_SOURCE, bracket_glob_problems
 from .field_edits import edit_fields, writes_properties
 from .git_dates import GitDates, imported_undated
 from .gitops import is_repository
-from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
+from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, parse_timestamp, resolve_now
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
 from .merging import both_changed
 from .name_clashes import name_clash_problems, windows_name_problems
 from .noteio import FileChange, refuse_read_only, replace_if_unchanged
 from .notes import Note, Problem, content_hash, created_moment, expiry_text, read_note
 from .paths import FileStat, NotNotes, VaultPaths
+from .property_types import load_property_types
 from .results import NotCommitted, not_committed_dicts
 from .sync_copies import SyncCopy, copy_among
 from .writer import ttl_start
@@ -132,6 +133,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     used = {rule.pattern for rule in rules if rule.source == CONFIG_SOURCE}
     report.problems.extend(bracket_glob_problems(paths.exclusions.globs, used, (stat.path for stat in files)))
     report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
+    report.problems.extend(load_property_types(paths.root).problems)  # a types.json not read: times written meanwhile
     git = paths.refresh_git_dates(keep=False)[0]
     report.problems.extend(git.problems)  # [dates] from_git: no repository, a shallow clone
     report.problems.extend(paths.inline_queries.problems)  # Dataview's settings unread: its inline queries searched
@@ -375,10 +377,12 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
                                {}, ["expires_at"])
     elif note.layer in EXPIRING_LAYERS and is_absent(note.expires_at) and (ttl := policy.ttl(note.layer)) is not None:
         base, source = _created(paths, note)
-        expires = _deadline(base, ttl, source, note.layer)
+        # A day where the vault's types.json declares expires_at a date: the first midnight at or after the deadline.
+        written = load_property_types(paths.root).deadline(_deadline(base, ttl, source, note.layer))
+        expires = parse_timestamp(written)
         state = "already expired" if expires <= resolve_now(now) else "alive"
-        fix, values, remove = (Fix(note.path, "expires_at", f"stamped expires_at {expires.isoformat()} ({source} + {note.layer} TTL; {state})"),
-                               {"expires_at": expires}, [])
+        fix, values, remove = (Fix(note.path, "expires_at", f"stamped expires_at {written.isoformat()} ({source} + {note.layer} TTL; {state})"),
+                               {"expires_at": written}, [])
     else:
         return None
     if note.metadata_unloaded:

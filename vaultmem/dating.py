@@ -566,6 +566,16 @@ def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...], solar_h
     return None
 
 
+def made_moment(meta: Mapping[str, Any], properties: DateProperties = DEFAULT_DATE_PROPERTIES,
+                solar_hijri: bool = False) -> datetime | None:
+    """When the note says it was made: the first of the vault's ``[dates] created`` names whose
+    value reads as a date (as notes.created_moment reads ``created``), or None. What the index
+    keeps as ``created_us`` (``stale`` counts from it): a vault that names ``creado`` a created
+    stamp had every such note judged by its file's time, which a copy or a checkout resets."""
+    found = _first_property_date(meta, properties.created, solar_hijri)
+    return None if found is None else found.moment
+
+
 def property_day(meta: Mapping[str, Any], keys: tuple[str, ...], solar_hijri: bool = False) -> date | datetime | None:
     """The day (or the time) the first of ``keys`` that holds a date says a note is about: a
     day's label as its calendar day, a period as its first day, an instant as itself; None
@@ -991,6 +1001,7 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0,
                          f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
     ahead = after is not None or name.startswith("due") or (end and not name.startswith("done"))
+    _refuse_lone_month(text, value, name, _local_date(now), ahead)
     lone = _lone_weekday(text, _local_date(now) if after is None else after, ahead)
     if lone is not None:
         return _end_of(lone) if end else _start_of(lone)
@@ -1255,6 +1266,21 @@ def _lone_weekday(text: str, today: date, ahead: bool) -> date | None:
     return today - timedelta(days=(today.weekday() - weekday) % 7)
 
 
+def _refuse_lone_month(text: str, value: object, name: str, today: date, ahead: bool) -> None:
+    """A month named alone (``march``, ``mars``, ``März``) is refused with the forms that are read:
+    which year is not guessed (as for a day without its year), but the one the person most likely
+    means is offered — the last such month begun for a since bound, the next not yet ended for an
+    until bound. Was (a trial): ``--since march`` got the refusal of "neither a date nor a duration",
+    with no word on months, while ``--since 'march 2026'`` was read."""
+    month = named_month(text.strip().rstrip("."), MONTHS) if _BOUND_WORD.fullmatch(text.strip().rstrip(".")) else None
+    if month is None:
+        return
+    year = today.year + (1 if ahead and month < today.month else 0) - (1 if not ahead and month > today.month else 0)
+    raise UsageError(Argument(name, repr(value)), f" is a month without its year, and which year is not guessed: give "
+                     f"the year too, such as {f'{text.strip()} {year}'!r} or {year}-{month:02d} (the whole month), or a "
+                     f"day such as {year}-{month:02d}-01")
+
+
 def _month(first: date) -> tuple[date, date]:
     """The first and last day of the month that starts on ``first``."""
     return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
@@ -1395,8 +1421,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
                          "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese, "
-                         "Italian or Turkish do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, "
-                         "letzte Woche, letzten Freitag, ontem, ieri, dün, geçen cuma), "
+                         "Italian, Turkish, Russian or Ukrainian do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, "
+                         "letzte Woche, letzten Freitag, ontem, ieri, dün, geçen cuma, вчера, в прошлую пятницу, минулої п'ятниці), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from .daily_format import DailyFormat, dated_folders, titled_as_journal
-from .dating import GIT_SOURCE, DateProperties, note_date, note_problems
+from .dating import GIT_SOURCE, DateProperties, made_moment, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .exclusions import Exclusions
 from .fields import opening_heading_key
@@ -29,7 +29,6 @@ from .lifecycle import to_epoch_us
 from .notes import (
     Note,
     Problem,
-    created_moment,
     epoch_us_or_none,
     expiry_text,
     lookup_names,
@@ -195,7 +194,9 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
-    made = created_moment(created, daily.solar_hijri)  # read as the note's date reads it (`created: 3 March 2026`)
+    # The vault's created names ([dates] created, in order), each read as the note's date reads it
+    # (`created: 3 March 2026`): `creado:` too, where the settings name it.
+    made = made_moment(note.meta, dates, daily.solar_hijri)
     dated = note_date(note.meta, note.path, daily, dates, note.body, git)
     if made is None and dated is not None and dated.made:
         # No `created`, but the note's date says when it was made (a zettel's timestamp id, an

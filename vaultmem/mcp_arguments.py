@@ -5,7 +5,8 @@ ignores arguments it does not know (``recall(layer="L3")`` would silently search
 layer, since the parameter is ``layers``) and coerces in pydantic's lax mode (``"yes"``
 becomes ``True``). A :class:`StrictTool` forbids extra arguments and validates in strict
 mode, and turns the first problems into one or two plain sentences that name the
-argument — pydantic's own text spans several lines and ends in a validator URL, which a
+argument, led by ``UsageError:`` like every other error an agent fixes by changing its
+arguments — pydantic's own text spans several lines and ends in a validator URL, which a
 model reads as noise. See adr/0011-mcp-server.md.
 """
 
@@ -61,7 +62,9 @@ class StrictTool(Tool):
         try:
             self.fn_metadata.validate_arguments(arguments)
         except ValidationError as error:
-            raise ToolError(f"Error executing tool {self.name}: {explain(error, self.name, self.parameter_names)}") from error
+            # UsageError, as the vault's own argument errors lead: an agent that branches on the kind
+            # (fix the arguments) must not have to recognise these sentences as a second family.
+            raise ToolError(f"Error executing tool {self.name}: UsageError: {explain(error, self.name, self.parameter_names)}") from error
         return await super().run(arguments, context, convert_result)
 
 

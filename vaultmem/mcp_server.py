@@ -1043,7 +1043,7 @@ def secret_refusal(vault: Vault, tool: str, field: str, secret: VerbatimSecret) 
 
 
 def hard_delete_refusal(vault: Vault) -> str:
-    return (f"forget(hard=true) is not allowed for agents in this vault, so nothing was deleted. To allow it, "
+    return (f"UsageError: forget(hard=true) is not allowed for agents in this vault, so nothing was deleted. To allow it, "
             f"set allow_hard_delete = true under [mcp] in {vault.root / CONFIG_FILE}; without hard, forget "
             "moves the note to the archive folder (recoverable).")
 

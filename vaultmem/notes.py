@@ -311,7 +311,10 @@ from .spelled_days import value_date
 #     is no "git"; an <img> is its alt); every note is embedded again (searchable.EMBED_RECIPE no-html-tags/7).
 #     A frontmatter that does not load and holds a Templater tag (`<% … %>`) is named a template's, with the
 #     exclude fix (notes._yaml_problem).
-READER_VERSION = "106"
+# 107: the index's `created_us` (what `stale` counts from) reads the vault's `[dates] created` names in order
+#     (dating.made_moment), not `created` alone: a `creado:` stamp beside a `date:` was left for the file's time.
+#     Nothing is embedded again.
+READER_VERSION = "107"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

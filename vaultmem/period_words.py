@@ -15,8 +15,11 @@ Freitag``, ``el viernes pasado``, ``sexta-feira passada``, ``venerdì scorso``: 
 is the English ``last friday`` … (dating._weekday_said): the nearest such day before today, the
 nearest after today, the one of this week. In Portuguese and Italian the words agree with the
 day's gender (``sábado passado``, ``domenica scorsa``); Turkish has none (``geçen cuma``,
-``önümüzdeki pazartesi``). Russian and Ukrainian are not here: they decline the day with its
-adjective (``в прошлую пятницу``), and their period phrases are not either.
+``önümüzdeki pazartesi``). Russian and Ukrainian decline the day and its adjective by the
+day's gender and the phrase's case (``в прошлую пятницу``, ``в прошлый понедельник``; Ukrainian
+``минулої п'ятниці``, ``у минулу п'ятницю``): their sayings are spelled out with each day's forms
+(:data:`_SLAVIC_DAYS`). Their single words (``вчера``, ``вчора``) are no word of another language
+here, so a query's period hint reads them too (:data:`SINGLE_WORDS`).
 """
 
 from __future__ import annotations
@@ -113,6 +116,60 @@ _WEEKDAY_SAYINGS: dict[str, dict[str, tuple[str, ...]]] = {
            "next": ("gelecek {d}", "gelecek {d} günü", "önümüzdeki {d}", "önümüzdeki {d} günü"),
            "this": ("bu {d}", "bu {d} günü")},
 }
+_RUSSIAN = {
+    "сегодня": "today", "вчера": "yesterday", "позавчера": "day before yesterday", "завтра": "tomorrow",
+    "послезавтра": "day after tomorrow",
+    "на этой неделе": "this week", "эта неделя": "this week", "на прошлой неделе": "last week",
+    "прошлая неделя": "last week", "на следующей неделе": "next week", "следующая неделя": "next week",
+    "на будущей неделе": "next week",
+    "в этом месяце": "this month", "этот месяц": "this month", "в прошлом месяце": "last month",
+    "прошлый месяц": "last month", "в следующем месяце": "next month", "следующий месяц": "next month",
+    "в этом году": "this year", "этот год": "this year", "в прошлом году": "last year", "прошлый год": "last year",
+    "в следующем году": "next year", "следующий год": "next year",
+}
+_UKRAINIAN = {
+    "сьогодні": "today", "вчора": "yesterday", "учора": "yesterday", "позавчора": "day before yesterday",
+    "завтра": "tomorrow", "післязавтра": "day after tomorrow",
+    "цього тижня": "this week", "цей тиждень": "this week", "на цьому тижні": "this week",
+    "минулого тижня": "last week", "минулий тиждень": "last week", "на минулому тижні": "last week",
+    "наступного тижня": "next week", "наступний тиждень": "next week", "на наступному тижні": "next week",
+    "цього місяця": "this month", "цей місяць": "this month", "минулого місяця": "last month",
+    "минулий місяць": "last month", "наступного місяця": "next month", "наступний місяць": "next month",
+    "цього року": "this year", "цей рік": "this year", "минулого року": "last year", "минулий рік": "last year",
+    "торік": "last year", "наступного року": "next year", "наступний рік": "next year",
+}
+# Each day Monday first: its gender (m, f, n) and its forms — nominative, accusative, and for
+# Ukrainian the genitive (``минулої п'ятниці``: "of last Friday", how Ukrainian says "last Friday").
+_SLAVIC_DAYS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
+    "ru": (("m", "понедельник", "понедельник", ""), ("m", "вторник", "вторник", ""), ("f", "среда", "среду", ""),
+           ("m", "четверг", "четверг", ""), ("f", "пятница", "пятницу", ""), ("f", "суббота", "субботу", ""),
+           ("n", "воскресенье", "воскресенье", "")),
+    "uk": (("m", "понеділок", "понеділок", "понеділка"), ("m", "вівторок", "вівторок", "вівторка"),
+           ("f", "середа", "середу", "середи"), ("m", "четвер", "четвер", "четверга"),
+           ("f", "п'ятниця", "п'ятницю", "п'ятниці"), ("f", "субота", "суботу", "суботи"),
+           ("f", "неділя", "неділю", "неділі")),
+}
+# The sayings: {nom}, {acc}, {gen} the day's forms; the adjective by gender (m, f, n), each case.
+_SLAVIC_SAYINGS: dict[str, dict[str, tuple[tuple[str, dict[str, str]], ...]]] = {
+    "ru": {
+        "last": (("в {a} {acc}", {"m": "прошлый", "f": "прошлую", "n": "прошлое"}),
+                 ("{a} {nom}", {"m": "прошлый", "f": "прошлая", "n": "прошлое"}),
+                 ("в {a} {acc}", {"m": "прошедший", "f": "прошедшую", "n": "прошедшее"})),
+        "next": (("в {a} {acc}", {"m": "следующий", "f": "следующую", "n": "следующее"}),
+                 ("{a} {nom}", {"m": "следующий", "f": "следующая", "n": "следующее"}),
+                 ("в {a} {acc}", {"m": "будущий", "f": "будущую", "n": "будущее"})),
+        "this": (("в {a} {acc}", {"m": "этот", "f": "эту", "n": "это"}),
+                 ("{a} {nom}", {"m": "этот", "f": "эта", "n": "это"})),
+    },
+    "uk": {
+        "last": (("{a} {gen}", {"m": "минулого", "f": "минулої"}), ("в {a} {acc}", {"m": "минулий", "f": "минулу"}),
+                 ("у {a} {acc}", {"m": "минулий", "f": "минулу"}), ("{a} {nom}", {"m": "минулий", "f": "минула"})),
+        "next": (("{a} {gen}", {"m": "наступного", "f": "наступної"}), ("в {a} {acc}", {"m": "наступний", "f": "наступну"}),
+                 ("у {a} {acc}", {"m": "наступний", "f": "наступну"}), ("{a} {nom}", {"m": "наступний", "f": "наступна"})),
+        "this": (("{a} {gen}", {"m": "цього", "f": "цієї"}), ("в {a} {acc}", {"m": "цей", "f": "цю"}),
+                 ("у {a} {acc}", {"m": "цей", "f": "цю"}), ("{a} {nom}", {"m": "цей", "f": "ця"})),
+    },
+}
 _MASCULINE = {"o": "o", "e": "e", "lo": "lo", "il": "il"}
 _FEMININE = {"o": "a", "e": "a", "lo": "la", "il": "la"}
 _ENGLISH_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -137,9 +194,21 @@ def _weekday_table(language: str) -> dict[str, str]:
             for name, day, feminine in _day_names(language)}
 
 
+def _slavic_weekday_table(language: str) -> dict[str, str]:
+    """``в прошлую пятницу`` → ``last friday``, … for every weekday of Russian or Ukrainian."""
+    table = {}
+    for which, sayings in _SLAVIC_SAYINGS[language].items():
+        for saying, adjectives in sayings:
+            for day, (gender, nominative, accusative, genitive) in enumerate(_SLAVIC_DAYS[language]):
+                phrase = saying.format(a=adjectives[gender], nom=nominative, acc=accusative, gen=genitive)
+                table[phrase] = f"{which} {_ENGLISH_WEEKDAYS[day]}"
+    return table
+
+
 LANGUAGES = {"fr": _FRENCH | _weekday_table("fr"), "es": _SPANISH | _weekday_table("es"),
              "de": _GERMAN | _weekday_table("de"), "pt": _PORTUGUESE | _weekday_table("pt"),
-             "it": _ITALIAN | _weekday_table("it"), "tr": _TURKISH | _weekday_table("tr")}
+             "it": _ITALIAN | _weekday_table("it"), "tr": _TURKISH | _weekday_table("tr"),
+             "ru": _RUSSIAN | _slavic_weekday_table("ru"), "uk": _UKRAINIAN | _slavic_weekday_table("uk")}
 _GAP = re.compile(r"[\s_-]+")
 
 
@@ -147,7 +216,8 @@ def phrase_key(text: str) -> str:
     """``text`` as phrases are compared: case folded, accents off, ``-``/``_``/spaces as one space,
     a typographic apostrophe as ``'``."""
     # Turkish's dotless ı as i: `SALI` folds to `sali`, and a keyboard without ı types `sali` for `salı`.
-    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'").replace("ı", "i"))
+    # Ukrainian's apostrophe as its keyboards type it (ʼ, U+02BC) too: п'ятниця, пʼятниця, п’ятниця are one word.
+    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'").replace("ʼ", "'").replace("ı", "i"))
     return _GAP.sub(" ", "".join(char for char in decomposed if not unicodedata.combining(char))).strip()
 
 
@@ -162,6 +232,10 @@ def _merged() -> dict[str, str]:
 
 
 PERIOD_WORDS = _merged()  # "la semaine derniere" → "last week", "vorgestern" → "day before yesterday"
+# Single words of a period that are no other language's word here (Cyrillic: ``вчера``, ``вчора``):
+# a query's period hint reads them, as it reads phrases (query_periods.py). ``hier`` or ``morgen``
+# are not: French yesterday is German here, German tomorrow is morning.
+SINGLE_WORDS = frozenset(phrase_key(phrase) for table in (_RUSSIAN, _UKRAINIAN) for phrase in table if " " not in phrase)
 
 
 def period_in_english(text: str) -> str | None:

@@ -11,7 +11,8 @@ Read: the English periods the bounds take (``today``, ``yesterday``, ``last week
 month``, ``last friday`` … dating.py), the same phrases of two words or more in the languages
 period_words.py reads (``la semaine dernière``, ``letzte Woche``), and Chinese, Japanese and
 Korean period words (``上周``). A single foreign word is not read: ``hier`` is French for
-yesterday and German for here, ``morgen`` German for tomorrow and for morning.
+yesterday and German for here, ``morgen`` German for tomorrow and for morning — except Russian's
+and Ukrainian's (``вчера``, ``вчора``: period_words.SINGLE_WORDS), which no other language here writes.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ from dataclasses import dataclass
 
 from .dating import CJK_PERIOD_WORDS
 from .errors import Argument, Spelled
-from .period_words import PERIOD_WORDS, phrase_key
+from .period_words import PERIOD_WORDS, SINGLE_WORDS, phrase_key
 
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _ENGLISH = (r"day before yesterday|day after tomorrow|today|yesterday|tomorrow"
             rf"|(?:this|last|next) (?:week|month|year|{_WEEKDAYS})")
-_FOREIGN = sorted((phrase for phrase in PERIOD_WORDS if " " in phrase), key=len, reverse=True)
+_FOREIGN = sorted((phrase for phrase in PERIOD_WORDS if " " in phrase or phrase in SINGLE_WORDS), key=len, reverse=True)
 _PHRASE = re.compile(r"(?<!\w)(" + "|".join([_ENGLISH, *map(re.escape, _FOREIGN)]) + r")(?!\w)")
 _CJK = re.compile("|".join(map(re.escape, sorted(CJK_PERIOD_WORDS, key=len, reverse=True))))
 

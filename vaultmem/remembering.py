@@ -30,12 +30,13 @@ from .config import is_logseq_graph
 from .durable import remove_made_folders
 from .errors import NoteWritten
 from .fields import case_fold, name_key
-from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, resolve_now, to_epoch_us
+from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, parse_timestamp, resolve_now, to_epoch_us
 from .merge_markers import require_merged
 from .note_styles import placement
 from .noteio import FileChange
 from .notes import Note, content_hash, parse_note, version_of
 from .own_similar import OWN_SIMILAR_THRESHOLD, similar_own_notes
+from .property_types import load_property_types
 from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .slugs import slugify
@@ -60,7 +61,7 @@ class Written:
     @property
     def expires_at(self) -> str | None:
         expires = self.note.meta.get("expires_at")
-        return format_timestamp(expires) if expires else None
+        return format_timestamp(parse_timestamp(expires)) if expires else None  # a day, where types.json declares one
 
     def remembered(self, write: VaultWrite, similar: list[SimilarNote], same_name: list[NoteRef]) -> Remembered:
         note = self.note
@@ -102,9 +103,10 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     old_notes = [parse_note(path, raw) for path, raw in raws.items()]
     note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at,
                         ttl=ttl, permanent=permanent, policy=config.policy, now=now, supersedes=lineage(old_notes),
-                        app=place.app, day=day, date_key=paths.dates.date[0], inherited_tags=inherited_tags(old_notes))
+                        app=place.app, day=day, date_key=paths.dates.date[0], inherited_tags=inherited_tags(old_notes),
+                        types=load_property_types(paths.root))
     graph = is_logseq_graph(paths.root)
-    retirements = [plan_retirement(path, raw, note.id, note.meta["created"], graph=graph) for path, raw in raws.items()]
+    retirements = [plan_retirement(path, raw, note.id, note.written, graph=graph) for path, raw in raws.items()]
     require_merged(paths.root, list(raws))  # retiring one side of an unfinished git merge is the person's call
     # The names notes answer to now (a note the person wrote a moment ago included): the one
     # walk a remember pays (adr/0021), before the file name is chosen rather than after the write.

@@ -40,6 +40,7 @@ from .lifecycle import (
     is_absent,
     is_permanent,
     normalize_layer,
+    parse_timestamp,
     resolve_now,
 )
 from .logseq import (
@@ -68,6 +69,7 @@ from .notion import held_property_line
 from .ordered import unique
 from .paths import VaultPaths
 from .property_sets import LIFECYCLE_KEYS, SET, UNSET, PropertyEdit, as_list_where_listed, property_edit
+from .property_types import NO_DECLARED_TYPES, PropertyTypes, load_property_types
 from .results import TextProperty
 from .writer import (
     clean_tags,
@@ -243,7 +245,8 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
     revised = revise_note(raw, current, revision, policy, in_properties=writes_properties(paths.root, current),
-                          date_keys=paths.dates.date, solar_hijri=paths.daily.solar_hijri)
+                          date_keys=paths.dates.date, solar_hijri=paths.daily.solar_hijri,
+                          types=load_property_types(paths.root))
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
     return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change, revised.said,
@@ -252,7 +255,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
 
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy, *,
                 in_properties: bool = False, date_keys: tuple[str, ...] = ("date",),
-                solar_hijri: bool = False) -> RevisedBytes:
+                solar_hijri: bool = False, types: PropertyTypes = NO_DECLARED_TYPES) -> RevisedBytes:
     """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing
     (:class:`UnresolvedConflict` for a note in the middle of the person's git merge).
 
@@ -260,7 +263,8 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     are its ``key:: value`` lines (adr/0028), and a new text goes below them. ``date_keys``:
     the vault's properties of what day a note is about (its layer's TTL counts from that day
     when it is later: writer.ttl_start); ``solar_hijri``: its Persian Calendar plugin is on, and
-    those days and ``created`` are read in that calendar, as the index reads them."""
+    those days and ``created`` are read in that calendar, as the index reads them. ``types``: the
+    vault's declared property types (an ``expires_at`` declared a date is written as a day)."""
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
     revision, respelled = _as_held(note, revision, in_properties)
@@ -272,7 +276,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     if body != note.body:
         change.changed.add("body")
     _title(note, revision, body, change, in_properties)
-    _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties, solar_hijri))
+    _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties, solar_hijri), types)
     _tags(note, revision, body, change, in_properties)
     asked = revision.properties
     revision, in_text = _written_in_text(note, revision, body, raw, in_properties, date_keys)
@@ -679,12 +683,19 @@ def _own_expiry(meta: Mapping[str, Any], layer: str | None, policy: LayerPolicy,
     if expires is None or created is None or ttl is None:
         return False
     try:
+        if _is_day(meta.get("created")):
+            # Written as its day (a vault whose types.json declares created a date), the time it was
+            # written is some moment of that day: its deadline lies within the day after created + TTL
+            # (a day too, where expires_at is declared one: the first midnight at or after it).
+            return any(start + ttl <= expires <= start + ttl + timedelta(days=1)
+                       for start in (created, ttl_start(created, days.before)))
         return expires in {created + ttl, ttl_start(created, days.before) + ttl}
     except OverflowError:  # a day near year 9999: no deadline vaultmem could have written
         return False
 
 
-def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change, days: _Days) -> None:
+def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change, days: _Days,
+               types: PropertyTypes = NO_DECLARED_TYPES) -> None:
     """Layer, ``permanent`` and ``expires_at``, decided together: they are one policy. A layer's
     TTL counts from now, or from the start of the note's day when that is later; a changed day
     moves an ``expires_at`` vaultmem computed so (never one given: :func:`_own_expiry`)."""
@@ -707,18 +718,18 @@ def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Cha
         flagged and revision.permanent is None and revision.deadline is None)
     reapply = layer_changed or (revision.permanent is False and flagged)
     if revision.deadline is not None:
-        _set_expiry(meta, revision.deadline, change)
+        _set_expiry(meta, revision.deadline, change, types)
     elif still_permanent:
-        _set_expiry(meta, None, change)
+        _set_expiry(meta, None, change, types)
     elif reapply and layer in EXPIRING_LAYERS:
         ttl = policy.ttl(layer)
-        _set_expiry(meta, None if ttl is None else _layer_deadline(ttl_start(revision.moment, days.after), ttl, layer), change)
+        _set_expiry(meta, None if ttl is None else _layer_deadline(ttl_start(revision.moment, days.after), ttl, layer), change, types)
     elif days.after != days.before and _own_expiry(meta, layer, policy, days):
         # Counted as remember counts it, from when the memory was written: revising the day is no
         # new lease of life. Without it a concert's memory moved to a later day expired before it.
         ttl, created = policy.ttl(str(layer)), days.created
         if ttl is not None and created is not None:  # both there: _own_expiry checked them
-            _set_expiry(meta, _layer_deadline(ttl_start(created, days.after), ttl, str(layer)), change)
+            _set_expiry(meta, _layer_deadline(ttl_start(created, days.after), ttl, str(layer)), change, types)
 
 
 def _layer_deadline(start: datetime, ttl: timedelta, layer: str) -> datetime:
@@ -726,13 +737,24 @@ def _layer_deadline(start: datetime, ttl: timedelta, layer: str) -> datetime:
     return add_duration(start, ttl, f"{format_duration(ttl)} ({layer} TTL)")
 
 
-def _set_expiry(meta: Mapping[str, Any], deadline: datetime | None, change: _Change) -> None:
+def _is_day(value: object) -> bool:
+    """Is a ``created`` value a day without a time (a YAML date, ``2026-12-03`` as text)?"""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return True
+    return isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", value.strip()) is not None
+
+
+def _set_expiry(meta: Mapping[str, Any], deadline: datetime | None, change: _Change,
+                types: PropertyTypes = NO_DECLARED_TYPES) -> None:
+    """``deadline`` as the note's ``expires_at`` (None: none), a day where the vault declares it a date."""
     current = meta.get("expires_at")
     if deadline is None:
         if "expires_at" in meta:
             change.drop("expires_at")
-    elif is_absent(current) or timestamp_or_none(current) != deadline:
-        change.put("expires_at", deadline)
+        return
+    written = types.deadline(deadline)
+    if is_absent(current) or timestamp_or_none(current) != parse_timestamp(written):
+        change.put("expires_at", written)
 
 
 def _tags(note: Note, revision: Revision, body: str, change: _Change, in_properties: bool) -> None:

@@ -32,7 +32,7 @@ import signal
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .config import WatchSettings
     from .indexer import Indexer, IndexReport
     from .notes import Problem
+    from .storage import FileState
 
 __all__ = ["Change", "FolderMove", "WatchError", "Watcher", "changes_of", "folder_moves"]
 
@@ -77,6 +78,9 @@ class Change:
     # Clippings/x.md" after a person added Clippings/ to Obsidian's Excluded files read as if
     # vaultmem had deleted their file (a person's trial, s34).
     kept_file: str | None = None
+    # Indexed by another process (a `vaultmem remember`, a second watcher) before this watcher
+    # looked: its event was a change, and without this it was never said (_Seen).
+    by_another: bool = False
 
     @property
     def issues(self) -> str:
@@ -87,7 +91,8 @@ class Change:
         where = f"{self.old_path} -> {self.path}" if self.old_path else self.path
         issues = self.issues
         kept = f" from the index (the file is still there: {self.kept_file})" if self.kept_file else ""
-        return f"{self.kind} {where}{kept}" + (f"  ! {issues}" if issues else "")
+        other = " (by another vaultmem process, which indexed it first)" if self.by_another else ""
+        return f"{self.kind} {where}{kept}{other}" + (f"  ! {issues}" if issues else "")
 
 
 def why_left_out(paths: VaultPaths, change: Change) -> Change:
@@ -113,6 +118,60 @@ def changes_of(report: IndexReport) -> list[Change]:
         *(change("moved", new, old) for old, new in report.moved),
         *(change("removed", path) for path in report.removed),
     ]
+
+
+# A note this process has just reported changed: its content hash is what the index holds the
+# next time the watcher looks at it (a reader's publish cannot ask the worker's connection).
+_REPORTED = ""
+
+
+class _Seen:
+    """What each note's content was (its hash in the index) when this watcher last told of it.
+
+    A change another process indexed first — a ``vaultmem remember`` writes its note and indexes
+    it in one go, then the watcher's event finds the index current — leaves no trace in this
+    watcher's report: ``watch`` logged such writes only when it won the race (a trial, s37). The
+    watcher compares the index with what it last saw for the paths it applies (and for every
+    note at a whole rescan), and says the difference once. Thread-safe: a reader that settles
+    publishes from its own thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._hashes: dict[str, str] = {}
+
+    def reset(self, states: Mapping[str, FileState]) -> None:
+        with self._lock:
+            self._hashes = {path: state.content_hash for path, state in states.items()}
+
+    def reported(self, changes: Iterable[Change]) -> None:
+        """Changes this process told of: their new content is known, a removed note gone."""
+        with self._lock:
+            for change in changes:
+                if change.old_path is not None:
+                    self._hashes.pop(change.old_path, None)
+                if change.kind == "removed":
+                    self._hashes.pop(change.path, None)
+                else:
+                    self._hashes[change.path] = _REPORTED
+
+    def unseen(self, states: Mapping[str, FileState | None], told: set[str]) -> list[Change]:
+        """The changes in ``states`` (path → the index's state now, None: not in it) that this
+        watcher has not told of, other than ``told``'s; each is then seen."""
+        found: list[Change] = []
+        with self._lock:
+            for path, state in sorted(states.items()):
+                now = None if state is None else state.content_hash
+                before = self._hashes.pop(path, None)
+                if now is not None:
+                    self._hashes[path] = now
+                if path not in told and before not in (_REPORTED, now):
+                    kind = "added" if before is None else "removed" if now is None else "updated"
+                    found.append(Change(kind, path, by_another=True))
+        return found
+
+    def paths(self) -> set[str]:
+        with self._lock:
+            return set(self._hashes)
 
 
 @dataclass(frozen=True)
@@ -279,6 +338,7 @@ class Watcher(ChangeFeed):
         self._fences: list[str] = []
         self._watch_lock = WatchLock(self.state_dir)
         self.initial_report: IndexReport | None = None
+        self._seen = _Seen()
         # How far the start-up reconcile is (replaced whole, never changed in place: read by
         # other threads): reads in this process answer meanwhile and say it (building()).
         self._startup = IndexBuilding(str(paths.root), None, 0, None, 0.0)
@@ -460,9 +520,12 @@ class Watcher(ChangeFeed):
     def _reopen_quiet(self) -> float:
         return max(REOPEN_QUIET_SECONDS, 3 * self._debouncer.delay)
 
-    def publish(self, report: IndexReport) -> None:
-        """Changes applied to the index (by the worker, or by a reader that settled): log and tell."""
+    def publish(self, report: IndexReport, others: Sequence[Change] = ()) -> None:
+        """Changes applied to the index (by the worker, or by a reader that settled), and
+        ``others``, those another process applied first (:class:`_Seen`): log and tell."""
         changes = [why_left_out(self.paths, change) for change in changes_of(report)]
+        self._seen.reported(changes)
+        changes.extend(why_left_out(self.paths, change) for change in others)
         for change in changes:
             if self._log_changes:
                 log.info("%s", change)
@@ -477,6 +540,7 @@ class Watcher(ChangeFeed):
         try:
             generation = self._lost
             self.initial_report = self._first_reconcile()
+            self._seen.reset(self._require_indexer().store.notes.file_states())
             self._walked(generation)
             self._schedule_periodic_rescan()
             self._advertise()
@@ -607,16 +671,25 @@ class Watcher(ChangeFeed):
         relatives = expand_targets(self.paths, targets, lambda: self._require_indexer().store.notes.file_states())
         if len(relatives) > BULK_PATHS:
             report = self._reconcile()
-        else:
-            report = self._require_indexer().sync_paths(relatives)
-            self._fold()
-        self.publish(report)
+            self.publish(report, self._others(report))
+            return
+        report = self._require_indexer().sync_paths(relatives)
+        self._fold()
+        notes = self._require_indexer().store.notes
+        self.publish(report, self._seen.unseen({path: notes.file_state(path) for path in relatives}, _told(report)))
 
     def _rescan(self) -> None:
         generation = self._lost
         report = self._reconcile()
         self._walked(generation)
-        self.publish(report)
+        self.publish(report, self._others(report))
+
+    def _others(self, report: IndexReport) -> list[Change]:
+        """After a whole reconcile: every note another process changed since this watcher last looked."""
+        states: dict[str, FileState | None] = dict(self._require_indexer().store.notes.file_states())
+        for path in self._seen.paths() - set(states):
+            states[path] = None
+        return self._seen.unseen(states, _told(report))
 
     def _walked(self, generation: int) -> None:
         """A whole reconcile that began at loss ``generation`` is committed: it covers those losses."""
@@ -677,6 +750,11 @@ class Watcher(ChangeFeed):
 # ------------------------------------------------------------------ signals (foreground use)
 
 _SignalHandler = Callable[[int, FrameType | None], object] | int | None
+
+
+def _told(report: IndexReport) -> set[str]:
+    """The paths ``report`` tells of itself."""
+    return {*report.added, *report.updated, *report.removed, *(path for pair in report.moved for path in pair)}
 
 
 def _stop_on_signals(signalled: threading.Event) -> dict[int, _SignalHandler]:

@@ -53,6 +53,7 @@ from .noteio import (
 )
 from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatter
 from .paths import VaultPaths
+from .property_types import NO_DECLARED_TYPES, PropertyTypes
 from .slugs import SLUG_WORDS, slugify
 from .terminal_codes import without_terminal_codes
 from .windows_names import windows_trouble
@@ -74,6 +75,7 @@ class NewNote:
 
     meta: dict[str, Any]
     body: str
+    written: datetime  # when, to the second: ``created`` may hold only its day (property_types.py)
     app: App = App.OBSIDIAN  # how it is written: YAML, a Logseq page's properties, Dendron's fields (note_styles.py)
 
     @property
@@ -116,6 +118,7 @@ def compose_note(
     day: object = None,
     date_key: str = "date",
     inherited_tags: tuple[str, ...] | list[str] = (),
+    types: PropertyTypes = NO_DECLARED_TYPES,
 ) -> NewNote:
     """Validate the arguments of ``remember`` and decide the note's frontmatter.
 
@@ -124,6 +127,8 @@ def compose_note(
     first date property): "met Dana on 2026-01-28" is dated so, not by the day it was written.
     ``inherited_tags``: the tags when none are given (the superseded notes'), as their person
     wrote them: ``[[event log]]`` of a Logseq page is no tag an agent could add, yet it is theirs.
+    ``types``: the vault's declared property types (property_types.py): ``created`` and
+    ``expires_at`` are written as days where it declares them dates.
     """
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
@@ -154,11 +159,16 @@ def compose_note(
     apply_layer_ttl(code, meta, ttl_start(moment, property_day(meta, (date_key,))), policy=policy)
     if isinstance(meta.get("expires_at"), str):
         meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
+    # As the vault declares them (.obsidian/types.json): a day where Obsidian expects one, decided
+    # last, so that the TTL above counts from the time it was written.
+    meta["created"] = types.created(moment)
+    if isinstance(meta.get("expires_at"), datetime):
+        meta["expires_at"] = types.deadline(meta["expires_at"])
     if supersedes:
         meta["supersedes"] = list(supersedes)
     # A new note is LF throughout, as its frontmatter is: a text pasted from Windows kept its "\r\n"
     # under LF frontmatter, a note of mixed endings (revise writes a text in the note's own ending).
-    return NewNote(meta, text.replace("\r\n", "\n"), app)
+    return NewNote(meta, text.replace("\r\n", "\n"), moment, app)
 
 
 def ttl_start(moment: datetime, day: object) -> datetime:
