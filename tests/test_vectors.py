@@ -183,3 +183,72 @@ def test_a_fold_whose_old_graph_another_writer_replaced_yields_instead_of_failin
         winner = first.store.vectors.snapshot().file
         assert winner != published and second.store.vectors.snapshot().file == winner
         assert raced and [name for name in _snapshot_names(sample_vault) if name.endswith(".hnsw")] == [winner]
+
+
+# -- vectors rounded to float16 when stored; the matrix snapshot in half the bytes (adr/0005, stop 38)
+
+
+def _snapshot_matrix(vault: Path, name: str) -> np.ndarray:
+    with np.load(vault / ".vaultmem" / name, allow_pickle=False) as stored:
+        return np.asarray(stored["matrix"])
+
+
+def test_the_passage_matrix_is_stored_as_float16_and_scores_as_its_sqlite_rows(sample_vault: Path, wordllama: object) -> None:
+    # Was: float32 in the npz, 22.4 of .vaultmem/'s 130 MB at 10,000 notes. The vectors are rounded
+    # once when stored, so the half-size file holds exactly what SQLite holds: no score differs.
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        labels, matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        assert np.array_equal(matrix.astype(np.float16).astype(np.float32), matrix)  # every stored vector is float16-exact
+        saved = _snapshot_matrix(sample_vault, str(vault.store.passage_vectors.snapshot().file))
+        assert saved.dtype == np.float16 and saved.shape == matrix.shape
+        query = wordllama.embed(["oat milk in coffee"])[0]  # type: ignore[attr-defined]
+        exact = np.einsum("ij,j->i", matrix, query)
+        found = dict(VectorIndex(vault.store, 256, PASSAGE_SPACE).search(query, len(labels)))
+        assert {label: found[label] for label in labels.tolist()} == dict(zip(labels.tolist(), exact.tolist(), strict=True))
+
+
+def test_vectors_stored_before_the_rounding_keep_a_float32_snapshot_with_their_exact_scores(
+        sample_vault: Path, wordllama: object, caplog: object) -> None:
+    # An index made before stop 38 holds vectors float16 cannot hold exactly. Its fold must not
+    # round them in the snapshot only (scores from the snapshot would then differ from the same
+    # vectors read from SQLite): it keeps float32, as earlier snapshots were, and says why.
+    import logging
+
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        labels, matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        unrounded = matrix + np.float32(1e-5)  # what the old code stored: float32 values off float16's grid
+        with vault.store.transaction():
+            vault.store.passage_vectors.put(labels.tolist(), [row.tobytes() for row in unrounded])
+        with caplog.at_level(logging.INFO, logger="vaultmem"):  # type: ignore[attr-defined]
+            assert VectorIndex(vault.store, 256, PASSAGE_SPACE).fold(force=True)
+        name = str(vault.store.passage_vectors.snapshot().file)
+        assert _snapshot_matrix(sample_vault, name).dtype == np.float32
+        assert "saved as float32" in caplog.text  # type: ignore[attr-defined]
+        query = wordllama.embed(["oat milk in coffee"])[0]  # type: ignore[attr-defined]
+        exact = np.einsum("ij,j->i", unrounded, query)
+        found = dict(VectorIndex(vault.store, 256, PASSAGE_SPACE).search(query, len(labels)))
+        assert {label: found[label] for label in labels.tolist()} == dict(zip(labels.tolist(), exact.tolist(), strict=True))
+
+
+def test_an_index_made_before_the_rounding_is_embedded_again_and_gets_a_float16_snapshot(
+        sample_vault: Path, wordllama: object) -> None:
+    from vaultmem.searchable import INDEX_RULES
+
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        labels, matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        with vault.store.transaction():
+            vault.store.passage_vectors.put(labels.tolist(), [row.tobytes() for row in matrix + np.float32(1e-5)])
+            old_rules = INDEX_RULES.replace("/no-html-tags/float16/8", "/6")
+            assert old_rules != INDEX_RULES, "name the recipe before the rounding as it was"
+            vault.store.db.execute("UPDATE meta SET value = ? WHERE key = 'reader'", (old_rules,))
+            vault.store.db.execute("UPDATE notes SET embed_hash = 'made under recipe 6'")  # as the old recipe hashed
+        assert VectorIndex(vault.store, 256, PASSAGE_SPACE).fold(force=True)
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        VectorIndex(vault.store, 256, PASSAGE_SPACE).fold(force=True)
+        _, again = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        assert np.array_equal(again.astype(np.float16).astype(np.float32), again)
+        assert _snapshot_matrix(sample_vault, str(vault.store.passage_vectors.snapshot().file)).dtype == np.float16

@@ -38,8 +38,10 @@ if TYPE_CHECKING:
     from .notes import Note
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
-# reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/7"
+# reconcile of an existing index embeds every note again. /7: HTML tags' names left out of the
+# embedded text; /8: vectors are stored rounded to float16 (vectors.vector_to_blob), so an index
+# made before holds them rounded after one re-embed.
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/float16/8"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.

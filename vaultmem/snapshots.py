@@ -11,6 +11,7 @@ hnswlib writes without checking for errors, so :func:`save_graph` verifies the s
 from __future__ import annotations
 
 import errno
+import logging
 import re
 import threading
 import time
@@ -29,6 +30,7 @@ from .storage import NOTE_SPACE, SPACES
 
 GRAPH_SUFFIX = ".hnsw"
 MATRIX_SUFFIX = ".npz"
+log = logging.getLogger("vaultmem")
 SNAPSHOT_SUFFIXES = (GRAPH_SUFFIX, MATRIX_SUFFIX)
 # Query-time ef, measured on generated vaults (benchmarks/bench_index.py): the default
 # of 10 gives ~0.56 recall@10; ef 400 gives 0.989 at 10k notes for +0.15 ms per query.
@@ -114,10 +116,23 @@ class MatrixSnapshot:
     def save(self, path: Path) -> None:
         try:
             with open(path, "wb") as handle:
-                np.savez(handle, labels=self.order, matrix=self.matrix)
+                np.savez(handle, labels=self.order, matrix=stored_matrix(self.matrix))
             fsync_file(path)
         except OSError as error:
             raise named_write_error(error, path) from error
+
+
+def stored_matrix(matrix: np.ndarray) -> np.ndarray:
+    """The matrix as its npz stores it: float16 when that holds every value exactly (vectors are
+    rounded to float16 when stored: vectors.vector_to_blob), which halves the file; else float32 —
+    an index whose vectors were stored before that rounding keeps its exact numbers until a
+    re-index embeds them again, rather than answering from vectors its SQLite does not hold."""
+    half = matrix.astype(np.float16)
+    if np.array_equal(half.astype(np.float32), matrix):
+        return half
+    log.info("the vector snapshot is saved as float32: its %d vectors were stored before vectors were rounded "
+             "to float16 (stop 38); the next `vaultmem index` embeds them again, rounded", len(matrix))
+    return matrix
 
 
 def named_write_error(error: OSError, path: Path) -> OSError:

@@ -478,4 +478,9 @@ def blob_to_vector(blob: bytes) -> np.ndarray:
 
 
 def vector_to_blob(row: np.ndarray) -> bytes:
-    return np.ascontiguousarray(row, dtype=np.float32).tobytes()
+    """A vector as stored: float32 bytes of values rounded to float16 once, here (adr/0005,
+    stop 38). So a matrix snapshot holds the very same numbers in half the bytes, and a vector
+    scores alike from SQLite, the delta, a graph or the matrix, before and after a re-index.
+    Stored vectors are unit rows or shorter (Embedder.embed normalizes; the length prior only
+    shrinks), far inside float16's range; rounding moves a score by at most ~1e-4."""
+    return np.ascontiguousarray(row, dtype=np.float16).astype(np.float32).tobytes()
