@@ -307,7 +307,10 @@ from .spelled_days import value_date
 #     `created`: `stale` counts from it, not the file's mtime. Nothing is embedded again.
 # 105: a double-barrelled author's citation key gets its words too (`@smith-jones2019a smith-jones 2019`), and a
 #     camelCase key none (identifiers.py spells it out already: its words counted twice). Nothing is embedded again.
-READER_VERSION = "105"
+# 106: with the Persian Calendar plugin on, a `created` (or date property) of a Solar Hijri year with a time
+#     (`1403-05-12T10:00:00+03:30`) is read in that calendar as a day alone is (spelled_days.solar_hijri_timed),
+#     and a `created` that calendar reads (`1403-02-31`) is no "no day or time" problem (dating.read_problems).
+READER_VERSION = "106"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
