@@ -47,7 +47,8 @@ def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: 
 
 
 @pytest.mark.parametrize("query", ["dentist", "the last weekend", "holiday", "todays", "hier", "morgen früh",
-                                   "last seen", "next steps"])
+                                   "last seen", "next steps", "what happened in the last month of 2024",
+                                   "the last Friday of the month", "the last week of the trip"])
 def test_words_that_name_no_period_give_no_hint(query: str) -> None:
     assert period_in_query(query) is None
     assert period_hint(query, None, None) is None

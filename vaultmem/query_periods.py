@@ -27,7 +27,10 @@ _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _ENGLISH = (r"day before yesterday|day after tomorrow|today|yesterday|tomorrow"
             rf"|(?:this|last|next) (?:week|month|year|{_WEEKDAYS})")
 _FOREIGN = sorted((phrase for phrase in PERIOD_WORDS if " " in phrase), key=len, reverse=True)
-_PHRASE = re.compile(r"(?<!\w)(" + "|".join([_ENGLISH, *map(re.escape, _FOREIGN)]) + r")(?!\w)")
+# Not before "of": "the last month of 2024", "the last Friday of the month" name a month and a day of
+# another period, not one counted from today; the hint's --since 'last month' would keep another month
+# (review, s38: an agent passing it on searched November 2026 for December 2024).
+_PHRASE = re.compile(r"(?<!\w)(" + "|".join([_ENGLISH, *map(re.escape, _FOREIGN)]) + r")(?!\w)(?! of\b)")
 _CJK = re.compile("|".join(map(re.escape, sorted(CJK_PERIOD_WORDS, key=len, reverse=True))))
 
 
