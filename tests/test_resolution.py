@@ -931,6 +931,37 @@ def test_explain_takes_a_timestamp_id_and_a_johnny_decimal_id_as_get_does(vault_
     run(scenario)
 
 
+def test_a_memory_titled_as_a_johnny_decimal_id_never_takes_that_id_from_the_note_numbered_so(
+        vault_dir: Path, write_note, tmp_path: Path) -> None:
+    """Was (stop 37's leftover): `remember --title 11.01` made `memories/11-01.md`, and from then on
+    `get 11.01` (and explain, and MCP get) opened the memory by its title — silently, the person's
+    `11.01 Grant proposal.md` no longer named by the number its file gives it for good; a write by
+    11.01 went to the memory. Now the number answers first, the title beside it is named, a write
+    by 11.01 is refused as ambiguous, and remember says which note the title shares its name with."""
+    grant = "10-19 Work/11 Projects/11.01 Grant proposal.md"
+    hashing_vault(vault_dir, write_note, {grant: "Aims and budget.\n"})
+    made = run_cli(vault_dir, "remember", "The grant's budget is due Friday.", "--title", "11.01", "--json")
+    assert made.exit_code == 0, made.output
+    remembered = json.loads(made.stdout)
+    assert [other["path"] for other in remembered["same_name"]] == [grant]
+    shown = run_cli(vault_dir, "get", "11.01", "--json")
+    assert shown.exit_code == 0, shown.output
+    answer = json.loads(shown.stdout)
+    assert answer["path"] == grant
+    assert answer["resolved_from"]["others"] == [{"path": remembered["path"], "id": remembered["id"], "by": ["title"]}]
+    explained = run_cli(vault_dir, "explain", "11.01", "budget", "--json")
+    assert json.loads(explained.stdout)["path"] == grant
+    refused = run_cli(vault_dir, "revise", "11.01", "--append", "More.")
+    assert refused.exit_code != 0
+    assert "matches 2 notes" in refused.output and "the Johnny.Decimal id its file name begins with" in refused.output
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            assert (await served.call("get", note="11.01"))["path"] == grant
+
+    run(scenario)
+
+
 def test_a_timestamp_or_johnny_decimal_id_whose_note_was_forgotten_says_where_it_went(vault_dir: Path, write_note) -> None:
     """Was (a review, s37): `forget 21.01` archived `21.01 Budget.md`, then `get 21.01` said "no
     note matches '21.01'", as if the note had never been, where its file name or title said

@@ -23,7 +23,8 @@
 7. a Zettelkasten's timestamp id (``202103131641``, 12 or 14 digits) or a Johnny.Decimal id
    (``11.01``, area-category and item): the note whose file name begins with it and no further
    digit, as Zettlr's ``[[202103131641]]`` links name it and a Johnny.Decimal index names
-   ``11.01 Grant proposal.md``;
+   ``11.01 Grant proposal.md``. Asked before titles (step 5): a note titled ``11.01`` answers beside
+   it, never in its place (adr/0019, 2026-12-03);
 8. the ``# heading`` a note opens with (``fields.opening_heading``: its body's first line that
    says anything, a level-one heading), in any case, unique in the vault: Foam titles a note so,
    and so does a person whose file names are ids or slugs (``walking-the-heap.md`` opening with
@@ -897,6 +898,10 @@ def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int
     if not permalinks_only:
         answering = _with_permalinks(answering, [row for row in _by_citekey(notes, reference) if row.label != found.label],
                                      CITEKEY)
+        numbered = file_name_id(reference)
+        if numbered is not None:  # `11.01 Grant proposal.md` answers to 11.01 beside a note titled "11.01"
+            answering = _with_permalinks(answering, [row for row in notes.file_names_starting(numbered[0])
+                                                     if row.label != found.label], numbered[1])
     answering = [(row, by) for row, by in answering if by]
     if not is_expired_us(found.expires_us, now_us):
         answering = [(row, by) for row, by in answering if not is_expired_us(row.expires_us, now_us)]
@@ -1387,7 +1392,8 @@ def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) ->
 
 
 def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | None:
-    """Steps 3–5, once the reference named no note by id, path or file name."""
+    """Steps 3–5, once the reference named no note by id, path or file name; step 7 before the
+    title of step 5 (a number the person gave a file name outranks a title)."""
     steps: tuple[Callable[[], list[tuple[NoteRow, str]]], ...] = (
         lambda: _listing(notes, reference, SUCCESSOR_FIELDS), lambda: _owners_names(notes, reference))
     for step in steps:
@@ -1396,6 +1402,13 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
             row = _one(notes, reference, [row for row, _ in listed], now_us)
             via = next(field for listing, field in listed if listing.label == row.label)
             return Located(row, Resolution(reference, via))
+    # A timestamp or Johnny.Decimal id (step 7) before a title: the number the person gave a note's
+    # file name names it for good, and a memory titled "11.01" (`remember --title 11.01`) took
+    # `get 11.01` from `11.01 Grant proposal.md` without a word (review, s38). The title still
+    # answers too: a read names that note beside it, a write by the number is refused (with_others).
+    numbered = _by_id_in_file_name(notes, reference, now_us)
+    if numbered is not None:
+        return numbered
     titled = as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
     if titled:
         return Located(_one(notes, reference, titled, now_us), Resolution(reference, "title"))
