@@ -1293,6 +1293,43 @@ def test_a_day_written_as_iso_names_the_daily_note_the_vaults_format_named_for_i
     assert (vault_dir / "Journal/17.05.2022.md").read_text(encoding="utf-8") == "Rain all day.\n\nBought rye bread.\n"
 
 
+def test_a_day_in_isos_basic_format_names_the_daily_note_as_the_day_with_dashes_does(vault_dir: Path, write_note) -> None:
+    """Was (stop 37's leftover): `get 20261203` said "no note matches" beside `2026-12-03.md`, though
+    a file named `20261203.md` is dated that day and a zettel's `202612031200` reads its first eight
+    digits so. Eight digits that are a calendar day are that day (ISO 8601's basic format);
+    twelve or fourteen stay a timestamp id, naming the note whose file name begins with them."""
+    hashing_vault(vault_dir, write_note, {"Daily/2026-12-03.md": "Dentist at 3.\n",
+                                          "Zettel/202612031200 Idea.md": "An idea.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get("20261203")
+        assert view.path == "Daily/2026-12-03.md"
+        assert view.as_dict()["resolved_from"] == {"reference": "20261203", "via": "day"}
+        assert vault.get("202612031200").path == "Zettel/202612031200 Idea.md"
+        with pytest.raises(NoteNotFound, match="no daily note for 2026-12-04"):
+            vault.get("20261204")
+        with pytest.raises(NoteNotFound):
+            vault.get("20261232")  # no day
+    revised = run_cli(vault_dir, "revise", "20261203", "--append", "Bring the card.")
+    assert revised.exit_code == 0, revised.output
+    assert (vault_dir / "Daily/2026-12-03.md").read_text(encoding="utf-8") == "Dentist at 3.\n\nBring the card.\n"
+
+
+def test_a_day_of_a_solar_hijri_year_names_that_calendars_daily_note_when_the_vault_reads_it(
+        vault_dir: Path, write_note) -> None:
+    """With the Persian Calendar plugin on, `1403-05-12.md` is the daily note of 2024-08-02; the
+    day asked in either spelling of that calendar is that day, as its file name is read. Was
+    (review, s38): `get 1403-05-13` said no daily note for the year 1403 AD's 13 May."""
+    write_note(".obsidian/community-plugins.json", '["persian-calendar"]')
+    hashing_vault(vault_dir, write_note, {"روزانه/1403-05-12.md": "Tiles chosen.\n"})
+    with Vault(vault_dir) as vault:
+        for said in ("14030512", "2024-08-02", "20240802"):
+            assert vault.get(said).path == "روزانه/1403-05-12.md", said
+        with pytest.raises(NoteNotFound, match="no daily note for 2024-08-03"):
+            vault.get("1403-05-13")
+        with pytest.raises(NoteNotFound, match="no daily note for 2024-08-03"):
+            vault.get("14030513")
+
+
 def test_a_day_written_as_korean_chinese_and_japanese_write_it_names_the_note_named_for_it(
         vault_dir: Path, write_note) -> None:
     """Was (a trial on a Korean vault): `get 2026년 4월 17일`, `get 2026.04.17` said only "no note
