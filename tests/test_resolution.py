@@ -962,6 +962,23 @@ def test_a_memory_titled_as_a_johnny_decimal_id_never_takes_that_id_from_the_not
     run(scenario)
 
 
+def test_a_memory_whose_title_begins_with_a_zettels_timestamp_id_is_not_named_by_that_id(vault_dir: Path, write_note) -> None:
+    """Was (review, s38): `remember --title "202403141205 follow-up"` wrote
+    `memories/202403141205-follow-up.md`, whose file name begins with the zettel's id, so
+    `get 202403141205` was ambiguous from then on (and every -2, -3 of it as well). The memory's
+    file name no longer begins with a number another note answers to; a fresh number still does."""
+    zettel = "Zettel/202403141205 Spaced repetition.md"
+    hashing_vault(vault_dir, write_note, {zettel: "Spaced repetition beats cramming.\n"})
+    with Vault(vault_dir) as vault:
+        follow = vault.remember("Ask about the review intervals.", title="202403141205 follow-up")
+        bare = vault.remember("The same id as a title.", title="202403141205")
+        fresh = vault.remember("A zettel of the agent's own.", title="202501011200 Interleaving")
+        assert (follow.path, bare.path) == ("memories/re-202403141205-follow-up.md", "memories/re-202403141205.md")
+        assert fresh.path == "memories/202501011200-interleaving.md"
+        assert vault.get("202403141205").path == zettel
+        assert vault.get("202501011200").path == fresh.path
+
+
 def test_a_timestamp_or_johnny_decimal_id_whose_note_was_forgotten_says_where_it_went(vault_dir: Path, write_note) -> None:
     """Was (a review, s37): `forget 21.01` archived `21.01 Budget.md`, then `get 21.01` said "no
     note matches '21.01'", as if the note had never been, where its file name or title said
