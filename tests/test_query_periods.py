@@ -130,3 +130,29 @@ def test_list_given_words_names_the_command_that_was_meant(tmp_path: Path, words
     assert result.exit_code == 2
     assert told in result.stderr
     assert not (vault / ".vaultmem").exists()  # refused before the vault is read
+
+
+def test_no_hint_when_the_query_is_the_name_of_a_note_it_finds(tmp_path: Path) -> None:
+    """Was (review, s38): "Yesterday" (a note on the Beatles' song) and "Last Week Tonight" asked by
+    name were told to add --since/--until, which leave those undated notes out: an agent that
+    follows recall's hint loses the very answer. A question holding the word still gets it."""
+    vault = write_vault(tmp_path / "vault", {
+        "Music/Yesterday.md": "A song by the Beatles, 1965.\n",
+        "TV/Last Week Tonight.md": "HBO show with John Oliver.\n",
+        "Daily/2023-09-12.md": "Dentist appointment at 9:30.\n",
+    })
+    with Vault(vault) as opened:
+        for name, path in (("Yesterday", "Music/Yesterday.md"), ("last week tonight", "TV/Last Week Tonight.md")):
+            asked = opened.search(name, k=2)
+            assert asked[0].path == path
+            assert not any("names a period" in warning for warning in asked.warnings), name
+            assert not any("names a period" in reason for reason in opened.explain(path, name).reasons)
+        assert any("names a period (yesterday)" in warning for warning in opened.search("what did I do yesterday", k=2).warnings)
+
+    async def scenario() -> None:
+        async with serve(vault, tmp_path / "mcp.log") as served:
+            answer = await served.call("recall", query="Yesterday", k=2)
+            assert answer["hits"][0]["path"] == "Music/Yesterday.md"
+            assert not any("names a period" in warning for warning in answer["warnings"]), answer["warnings"]
+
+    run(scenario)
