@@ -81,3 +81,26 @@ def test_the_second_name_of_a_double_barrelled_author_finds_the_zettel(tmp_path:
         by_path = {hit.path: hit for hit in vault.search("Jones", k=5)}
         assert "Retrieval practice.md" in by_path
         assert by_path["Retrieval practice.md"].match in ("keyword", "both")
+
+
+def test_a_key_that_goes_on_after_its_year_gets_its_words_after_the_whole_key(tmp_path: Path) -> None:
+    """Was (review, s38): `[@doe2020-supp]` (Pandoc keys hold internal punctuation) was indexed as
+    `@doe2020 doe 2020-supp`: the words split the key, and a search for the key as written found
+    the note by meaning alone, if at all."""
+    assert with_citation_words("[@doe2020-supp, p. 2; @smith2019:ch2]") == (
+        "[@doe2020-supp doe 2020, p. 2; @smith2019:ch2 smith 2019]")
+    assert with_citation_words("as @smith2019. Then") == "as @smith2019 smith 2019. Then"  # a full stop ends it
+    started = time.perf_counter()
+    for blob in ("@a2020" + "-a" * 100_000, "@a2020" + "-" * 200_000, "@a2020" + ":a1" * 100_000):
+        with_citation_words(blob)
+    assert time.perf_counter() - started < 1.0
+    vault_dir = tmp_path / "vault"
+    vault_dir.mkdir()
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (vault_dir / "Supplement.md").write_text("The effect held in the supplement [@doe2020-supp].\n", encoding="utf-8")
+    (vault_dir / "Groceries.md").write_text("Oat milk, lentils, coffee.\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        vault.index()
+        for query in ("doe2020-supp", "Doe"):
+            [hit] = [hit for hit in vault.search(query, k=2) if hit.path == "Supplement.md"]
+            assert hit.match in ("keyword", "both"), (query, hit.match)

@@ -161,6 +161,45 @@ def test_a_created_that_is_no_solar_hijri_day_is_told_when_the_vault_reads_that_
         assert vault.store.notes.by_path("tiles.md").created_us is None
     assert problems == [("tiles.md", "created")]
 
+
+@pytest.mark.parametrize(("created", "stamped"), [
+    ("1403-05-12T10:00:00+03:30", "2024-10-31T06:30:00+00:00"),  # YAML reads it as a timestamp
+    ("'1403-05-12 10:00'", "2024-10-31T10:00:00+00:00"),  # quoted: a text
+])
+def test_check_fix_reads_a_solar_hijri_created_with_a_time_in_that_calendar(hashing_vault: Path, write_note, created: str,
+                                                                           stamped: str) -> None:
+    # Review s38: stop 37 read a Solar Hijri `created` day in the vault's calendar everywhere, but
+    # one with a time was still the year 1403 AD to every reader: `check --fix` stamped
+    # `expires_at: 1403-08-10T06:30` ("already expired") and the memory left every search.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    write_note("tiles.md", f"---\nlayer: L3\ncreated: {created}\n---\nWe chose the blue tiles for the kitchen.\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        [fixed] = vault.check(fix=True, now="2024-08-10T00:00:00Z").fixed
+        assert fixed.action == f"stamped expires_at {stamped} (created + L3 TTL; alive)"
+        assert vault.store.notes.by_path("tiles.md").created_us == parse_timestamp(stamped).timestamp() * 1_000_000 - 90 * 86_400_000_000
+        assert [hit.path for hit in vault.search("blue tiles", now="2024-08-10T00:00:00Z")] == ["tiles.md"]
+
+
+def test_a_solar_hijri_created_that_is_no_gregorian_day_is_no_check_problem_when_the_vault_reads_that_calendar(
+        hashing_vault: Path, write_note) -> None:
+    # Review s38: `created: 1403-02-31` is 2024-05-20 with the Persian Calendar plugin on (its first
+    # six months have 31 days), as `list`, `get` and `check --fix` read it; `check` called it
+    # "no day or time" (read as February 31st) and told the person to write an ISO date.
+    # A day with a time no calendar of the vault has is still told.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    write_note("tiles.md", "---\nlayer: L3\ncreated: 1403-02-31\nexpires_at: 2027-01-01\n---\nthe blue tiles\n")
+    write_note("lamp.md", "---\nlayer: L3\ncreated: 1403-07-31T10:00\nexpires_at: 2027-01-01\n---\nthe red lamp\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        problems = [(problem.path, problem.field) for problem in vault.check().problems]
+        shown = vault.get("tiles").problems
+        assert vault.store.notes.by_path("tiles.md").created_us == parse_timestamp("2024-05-20").timestamp() * 1_000_000
+    assert problems == [("lamp.md", "created")]
+    assert shown == []
+
 @pytest.mark.parametrize(("name", "text"), [
     ("202403141205 Spaced repetition.md", "---\ntags: [idea]\n---\nSpaced repetition beats cramming.\n"),
     ("Spaced repetition.md", "---\nid: 202403141205\n---\nSpaced repetition beats cramming.\n"),

@@ -57,6 +57,22 @@ def test_an_absolute_path_inside_the_vault_is_refused_naming_its_vault_path_not_
             paths.resolve_inside(leading_out)
 
 
+@pytest.mark.parametrize(("relative", "names"), [
+    ("21.01/..", "names the vault's top folder, which is no note"),
+    ("Work/../Ideas.md", "names 'Ideas.md' once the '..' is taken away"),
+    ("Work\\..\\Ideas.md", "names 'Ideas.md' once the '..' is taken away"),
+])
+def test_a_path_whose_dots_stay_inside_the_vault_is_refused_for_its_dots_not_as_outside(
+        paths: VaultPaths, relative: str, names: str) -> None:
+    """Was (stop 37's leftover): `get "21.01/.."` said the path "resolves outside the vault" — it
+    is the vault's own top folder, and `Work/../Ideas.md` is `Ideas.md`: wrong words for a bad
+    reference. Still refused (a NOTE never holds '..'), saying what it names instead."""
+    with pytest.raises(PathOutsideVault) as caught:
+        paths.resolve_inside(relative)
+    assert str(caught.value) == (f"path {relative!r} holds '..': a NOTE is named without it, and this {names}. "
+                                 "Give the note's path from the vault root (or its name or id)")
+
+
 def test_a_symlinked_folder_pointing_out_of_the_vault_is_refused(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
     outside = tmp_path / "secrets"
     outside.mkdir()

@@ -52,7 +52,8 @@ def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: 
 
 
 @pytest.mark.parametrize("query", ["dentist", "the last weekend", "holiday", "todays", "hier", "morgen früh",
-                                   "last seen", "next steps"])
+                                   "last seen", "next steps", "what happened in the last month of 2024",
+                                   "the last Friday of the month", "the last week of the trip"])
 def test_words_that_name_no_period_give_no_hint(query: str) -> None:
     assert period_in_query(query) is None
     assert period_hint(query, None, None) is None
@@ -134,3 +135,29 @@ def test_list_given_words_names_the_command_that_was_meant(tmp_path: Path, words
     assert result.exit_code == 2
     assert told in result.stderr
     assert not (vault / ".vaultmem").exists()  # refused before the vault is read
+
+
+def test_no_hint_when_the_query_is_the_name_of_a_note_it_finds(tmp_path: Path) -> None:
+    """Was (review, s38): "Yesterday" (a note on the Beatles' song) and "Last Week Tonight" asked by
+    name were told to add --since/--until, which leave those undated notes out: an agent that
+    follows recall's hint loses the very answer. A question holding the word still gets it."""
+    vault = write_vault(tmp_path / "vault", {
+        "Music/Yesterday.md": "A song by the Beatles, 1965.\n",
+        "TV/Last Week Tonight.md": "HBO show with John Oliver.\n",
+        "Daily/2023-09-12.md": "Dentist appointment at 9:30.\n",
+    })
+    with Vault(vault) as opened:
+        for name, path in (("Yesterday", "Music/Yesterday.md"), ("last week tonight", "TV/Last Week Tonight.md")):
+            asked = opened.search(name, k=2)
+            assert asked[0].path == path
+            assert not any("names a period" in warning for warning in asked.warnings), name
+            assert not any("names a period" in reason for reason in opened.explain(path, name).reasons)
+        assert any("names a period (yesterday)" in warning for warning in opened.search("what did I do yesterday", k=2).warnings)
+
+    async def scenario() -> None:
+        async with serve(vault, tmp_path / "mcp.log") as served:
+            answer = await served.call("recall", query="Yesterday", k=2)
+            assert answer["hits"][0]["path"] == "Music/Yesterday.md"
+            assert not any("names a period" in warning for warning in answer["warnings"]), answer["warnings"]
+
+    run(scenario)

@@ -931,6 +931,54 @@ def test_explain_takes_a_timestamp_id_and_a_johnny_decimal_id_as_get_does(vault_
     run(scenario)
 
 
+def test_a_memory_titled_as_a_johnny_decimal_id_never_takes_that_id_from_the_note_numbered_so(
+        vault_dir: Path, write_note, tmp_path: Path) -> None:
+    """Was (stop 37's leftover): `remember --title 11.01` made `memories/11-01.md`, and from then on
+    `get 11.01` (and explain, and MCP get) opened the memory by its title — silently, the person's
+    `11.01 Grant proposal.md` no longer named by the number its file gives it for good; a write by
+    11.01 went to the memory. Now the number answers first, the title beside it is named, a write
+    by 11.01 is refused as ambiguous, and remember says which note the title shares its name with."""
+    grant = "10-19 Work/11 Projects/11.01 Grant proposal.md"
+    hashing_vault(vault_dir, write_note, {grant: "Aims and budget.\n"})
+    made = run_cli(vault_dir, "remember", "The grant's budget is due Friday.", "--title", "11.01", "--json")
+    assert made.exit_code == 0, made.output
+    remembered = json.loads(made.stdout)
+    assert [other["path"] for other in remembered["same_name"]] == [grant]
+    shown = run_cli(vault_dir, "get", "11.01", "--json")
+    assert shown.exit_code == 0, shown.output
+    answer = json.loads(shown.stdout)
+    assert answer["path"] == grant
+    assert answer["resolved_from"]["others"] == [{"path": remembered["path"], "id": remembered["id"], "by": ["title"]}]
+    explained = run_cli(vault_dir, "explain", "11.01", "budget", "--json")
+    assert json.loads(explained.stdout)["path"] == grant
+    refused = run_cli(vault_dir, "revise", "11.01", "--append", "More.")
+    assert refused.exit_code != 0
+    assert "matches 2 notes" in refused.output and "the Johnny.Decimal id its file name begins with" in refused.output
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            assert (await served.call("get", note="11.01"))["path"] == grant
+
+    run(scenario)
+
+
+def test_a_memory_whose_title_begins_with_a_zettels_timestamp_id_is_not_named_by_that_id(vault_dir: Path, write_note) -> None:
+    """Was (review, s38): `remember --title "202403141205 follow-up"` wrote
+    `memories/202403141205-follow-up.md`, whose file name begins with the zettel's id, so
+    `get 202403141205` was ambiguous from then on (and every -2, -3 of it as well). The memory's
+    file name no longer begins with a number another note answers to; a fresh number still does."""
+    zettel = "Zettel/202403141205 Spaced repetition.md"
+    hashing_vault(vault_dir, write_note, {zettel: "Spaced repetition beats cramming.\n"})
+    with Vault(vault_dir) as vault:
+        follow = vault.remember("Ask about the review intervals.", title="202403141205 follow-up")
+        bare = vault.remember("The same id as a title.", title="202403141205")
+        fresh = vault.remember("A zettel of the agent's own.", title="202501011200 Interleaving")
+        assert (follow.path, bare.path) == ("memories/re-202403141205-follow-up.md", "memories/re-202403141205.md")
+        assert fresh.path == "memories/202501011200-interleaving.md"
+        assert vault.get("202403141205").path == zettel
+        assert vault.get("202501011200").path == fresh.path
+
+
 def test_a_timestamp_or_johnny_decimal_id_whose_note_was_forgotten_says_where_it_went(vault_dir: Path, write_note) -> None:
     """Was (a review, s37): `forget 21.01` archived `21.01 Budget.md`, then `get 21.01` said "no
     note matches '21.01'", as if the note had never been, where its file name or title said
@@ -1260,6 +1308,43 @@ def test_a_day_written_as_iso_names_the_daily_note_the_vaults_format_named_for_i
     assert revised.exit_code == 0, revised.output
     assert revised.stdout.splitlines()[0] == "('2022-05-17' is the day its name is → Journal/17.05.2022.md)"
     assert (vault_dir / "Journal/17.05.2022.md").read_text(encoding="utf-8") == "Rain all day.\n\nBought rye bread.\n"
+
+
+def test_a_day_in_isos_basic_format_names_the_daily_note_as_the_day_with_dashes_does(vault_dir: Path, write_note) -> None:
+    """Was (stop 37's leftover): `get 20261203` said "no note matches" beside `2026-12-03.md`, though
+    a file named `20261203.md` is dated that day and a zettel's `202612031200` reads its first eight
+    digits so. Eight digits that are a calendar day are that day (ISO 8601's basic format);
+    twelve or fourteen stay a timestamp id, naming the note whose file name begins with them."""
+    hashing_vault(vault_dir, write_note, {"Daily/2026-12-03.md": "Dentist at 3.\n",
+                                          "Zettel/202612031200 Idea.md": "An idea.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get("20261203")
+        assert view.path == "Daily/2026-12-03.md"
+        assert view.as_dict()["resolved_from"] == {"reference": "20261203", "via": "day"}
+        assert vault.get("202612031200").path == "Zettel/202612031200 Idea.md"
+        with pytest.raises(NoteNotFound, match="no daily note for 2026-12-04"):
+            vault.get("20261204")
+        with pytest.raises(NoteNotFound):
+            vault.get("20261232")  # no day
+    revised = run_cli(vault_dir, "revise", "20261203", "--append", "Bring the card.")
+    assert revised.exit_code == 0, revised.output
+    assert (vault_dir / "Daily/2026-12-03.md").read_text(encoding="utf-8") == "Dentist at 3.\n\nBring the card.\n"
+
+
+def test_a_day_of_a_solar_hijri_year_names_that_calendars_daily_note_when_the_vault_reads_it(
+        vault_dir: Path, write_note) -> None:
+    """With the Persian Calendar plugin on, `1403-05-12.md` is the daily note of 2024-08-02; the
+    day asked in either spelling of that calendar is that day, as its file name is read. Was
+    (review, s38): `get 1403-05-13` said no daily note for the year 1403 AD's 13 May."""
+    write_note(".obsidian/community-plugins.json", '["persian-calendar"]')
+    hashing_vault(vault_dir, write_note, {"روزانه/1403-05-12.md": "Tiles chosen.\n"})
+    with Vault(vault_dir) as vault:
+        for said in ("14030512", "2024-08-02", "20240802"):
+            assert vault.get(said).path == "روزانه/1403-05-12.md", said
+        with pytest.raises(NoteNotFound, match="no daily note for 2024-08-03"):
+            vault.get("1403-05-13")
+        with pytest.raises(NoteNotFound, match="no daily note for 2024-08-03"):
+            vault.get("14030513")
 
 
 def test_a_day_written_as_korean_chinese_and_japanese_write_it_names_the_note_named_for_it(

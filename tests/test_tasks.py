@@ -549,6 +549,15 @@ def test_a_month_said_without_its_year_is_the_next_one_for_due_tasks_and_the_las
     assert asked(vault, "may skip")[:2] == ([("Projects/Audit.md", 1)], None)
 
 
+@pytest.mark.parametrize("verb", ["might", "must", "shall"])
+def test_a_modal_verb_in_the_question_is_a_word_of_asking_as_should_and_could_are(vault: Path, verb: str) -> None:
+    """Was (review, s38): "what might be due in December" read "might" as a word every task had to
+    hold, and answered no task where "what should be due in December" answered four."""
+    tasks, read, _ = asked(vault, f"what {verb} be due in December")
+    assert tasks == asked(vault, "what should be due in December")[0] != []
+    assert read == f"due in December → due 2025-12-01..2025-12-31; not text: what, {verb}, be"
+
+
 def test_a_word_read_as_a_status_or_a_day_that_matches_nothing_so_is_matched_as_the_task_s_text(vault: Path) -> None:
     """Was (the lead's review): "complete onboarding" was read as done tasks holding "onboarding"
     and answered none, beside the open task "Complete onboarding form"; "sunday school" the same."""

@@ -21,7 +21,7 @@ from stat import S_ISREG
 
 from .archived_twins import archive_problems, live_from_notes
 from .config import CONFIG_FILE, VaultConfig
-from .dating import date_problems, note_date, property_day
+from .dating import date_problems, note_date, property_day, read_problems
 from .durable import temp_name_holds_whole, written_for
 from .errors import (
     CHECK_FIX,
@@ -155,7 +155,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
             refused = _try_plan(paths, note, policy, now, report, unmerged)  # what --fix would refuse, said now
         notes.append(note)
         # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
-        report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
+        report.problems.extend(problem.done_by_hand() if refused else problem for problem in read_problems(note, paths.daily))
         report.problems.extend(date_problems(note.meta, note.path, paths.daily, paths.dates))  # as the index keeps them (indexer.note_row)
     report.notices.extend(_imported_undated(notes, git, paths))
     report.notices.extend(_hard_linked(paths, [stat.path for stat in files]))

@@ -12,7 +12,8 @@ already asks for ``cepeda2006`` as typed or as the phrase "cepeda 2006"
 Which keys: an ``@`` that no letter, digit, dot or ``@`` stands before (``ana@lab2020.org`` is an
 address), then letters (an author, ``van_dijk`` too, and a double-barrelled ``smith-jones``:
 unicode61 split ``jones2019a`` off as one token, and "Jones" found nothing), a year from 1500 to
-2099 and at most a letter (``2006b``), and the key ends there. Each key's words are added once
+2099 and at most a letter (``2006b``), then whatever of the key Pandoc's internal punctuation
+carries on (``@doe2020-supp``, ``@smith2019:ch2``), after which the words are added. Each key's words are added once
 per text: a key a note cites ten times is found by the author's name, and the name does not
 count ten times more. A key in camelCase (Better BibTeX's ``auth.lower + shorttitle + year``:
 ``cepedaDistributedPractice2006``) gets none: identifiers.with_identifier_words spells it out
@@ -27,7 +28,11 @@ import re
 from .identifiers import identifier_parts
 
 # Possessive runs, each hyphen starting a new one: linear in a pasted blob (adr/0018).
-_KEY = re.compile(r"(?<![\w.@])@([^\W\d]++(?:-[^\W\d]++)*+)((?:1[5-9]|20)\d\d)[^\W\d_]?(?![\w])")
+# The key may go on after its year with Pandoc's internal punctuation and more (`@doe2020-supp`,
+# `@smith2019:ch2`): its words go after the whole key, not inside it (review, s38: `@doe2020 doe
+# 2020-supp` split the key the text holds, and a search for it as written no longer matched).
+_KEY = re.compile(r"(?<![\w.@])@([^\W\d]++(?:-[^\W\d]++)*+)((?:1[5-9]|20)\d\d)[^\W\d_]?(?![\w])"
+                  r"((?:[:.#$%&+?<>~/-]\w++)*+)")
 
 
 def with_citation_words(text: str) -> str:
@@ -38,7 +43,8 @@ def with_citation_words(text: str) -> str:
     spelled: set[str] = set()
 
     def once(key: re.Match[str]) -> str:
-        if key.group() in spelled or identifier_parts(key.group()[1:]) is not None:
+        cited = key.group()[1:len(key.group()) - len(key.group(3))]  # without what follows its year
+        if key.group() in spelled or identifier_parts(cited) is not None:
             return key.group()
         spelled.add(key.group())
         return f"{key.group()} {key.group(1)} {key.group(2)}"

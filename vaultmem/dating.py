@@ -119,6 +119,7 @@ from .spelled_days import (
     first_day,
     numbered_days,
     property_span,
+    solar_hijri_timed,
     value_date,
     worded_days,
 )
@@ -604,7 +605,29 @@ def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None
 def note_problems(note: Note, daily: DailyFormat | None = None,
                   properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> list[Problem]:
     """Every problem of one note, as the index keeps them and ``get`` shows them."""
-    return [*note.problems, *date_problems(note.meta, note.path, daily, properties)]
+    return [*read_problems(note, daily), *date_problems(note.meta, note.path, daily, properties)]
+
+
+def solar_hijri_shaped(value: object) -> bool:
+    """A day, or a day and a time, whose year is a Solar Hijri year (jalali.YEARS): read in that
+    calendar when the Persian Calendar plugin is on (spelled_days.value_date)."""
+    return solar_hijri_parts(value) is not None or solar_hijri_timed(value) is not None
+
+
+def read_problems(note: Note, daily: DailyFormat | None = None) -> list[Problem]:
+    """The problems found as the note was read (``note.problems``), but ``created`` told "no day
+    or time" when the vault's calendar reads it as a day: notes.py reads it in the Gregorian
+    calendar alone (it is not told the vault's), where ``1403-02-31`` is no day, yet with the
+    Persian Calendar plugin on it is 2024-05-20 to ``get``, ``stale``, search and ``check --fix``.
+    Was (review, s38): ``check`` called it "no day or time" and told the person to write an ISO
+    date, beside ``list`` dating the note 2024-05-20. A day no calendar of the vault holds is
+    still a problem (here or in :func:`date_problems`)."""
+    if daily is None or not daily.solar_hijri:
+        return list(note.problems)
+    created = property_value(note.meta, "created")
+    if not solar_hijri_shaped(created) or value_date(created, True) is None:
+        return list(note.problems)
+    return [problem for problem in note.problems if problem.field != "created"]
 
 
 def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
@@ -616,7 +639,7 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     (``2026-W54``: :func:`_period_name_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
     keys = [*properties.date, *(key for key in properties.created if key != "created")]
     solar_hijri = daily is not None and daily.solar_hijri
-    if solar_hijri and solar_hijri_parts(property_value(meta, "created")) is not None:
+    if solar_hijri and solar_hijri_shaped(property_value(meta, "created")):
         # `created: 1402-12-30` is a Gregorian day, so notes.py passes it, and no day of the vault's
         # calendar: every reader of created reads none (stale falls back to the file's time), unsaid.
         keys.append("created")
@@ -661,7 +684,7 @@ def _not_a_date(key: str, value: object, path: str, properties: DateProperties, 
     # Told only "write it as 2026-11-30", a person with many such notes (a trial: a GTD note
     # with `Date-creation: <% tp.file.creation_date() %>`) does not learn why they hold it.
     hijri = solar_hijri_said(value)  # ۱۴۰۳/۰۵/۱۲: say which Gregorian day it is (jalali.py)
-    shamsi = solar_hijri and solar_hijri_parts(value) is not None  # read in that calendar, and no day of it
+    shamsi = solar_hijri and solar_hijri_shaped(value)  # read in that calendar, and no day of it
     if shamsi:
         hijri = ("the Persian Calendar plugin is on, so a day with a year of 1300 to 1499 is read as a Solar Hijri "
                  "day, and this is no day of that calendar")

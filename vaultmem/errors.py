@@ -322,6 +322,16 @@ class PathOutsideVault(VaultmemError, ValueError):
                    "of the link" if link_target is not None else "")
             )
             return
+        written = str(path).replace("\\", "/")
+        within = posixpath.normpath(written) if written.strip() and "\x00" not in written else ""
+        if ".." in written.split("/") and within and within.split("/")[0] != ".." and not within.startswith("/"):
+            # `21.01/..` is the vault's top folder, `11.01/../x` is `x`: neither leaves the vault, and
+            # "resolves outside the vault" sent the agent looking for a vault it was not in (s37 leftover).
+            names = ("the vault's top folder, which is no note" if within == "."
+                     else f"{within!r} once the '..' is taken away")
+            super().__init__(f"path {str(path)!r} holds '..': a NOTE is named without it, and this names {names}. "
+                             "Give the note's path from the vault root (or its name or id)")
+            return
         super().__init__(
             f"path {str(path)!r} resolves outside the vault {str(vault)!r}: "
             "use a path relative to the vault root, without '..' or symlinks out"

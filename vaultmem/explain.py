@@ -173,7 +173,8 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
         explanation.warnings.append(str(busy))  # its rank is among the notes read so far
     elif busy is not None:
         explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
-    hint = period_hint(query, since, until)  # the same word as the search's: asked why a daily note missed "last week"
+    # The same word as the search's: asked why a daily note missed "last week"; none for a note the query names.
+    hint = period_hint(query, since, until, [name for name in (explanation.title, PurePosixPath(explanation.path).stem) if name])
     if hint is not None:
         explanation.reasons.append(str(said_by(hint, names.surface)))
     return explanation

@@ -12,13 +12,41 @@ note). Pure.
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import PurePosixPath
+
+from .jalali import YEARS as SOLAR_HIJRI_YEARS
 
 TIMESTAMP_ID = re.compile(r"\d{12}|\d{14}")  # YYYYMMDDHHmm(ss)
 JOHNNY_DECIMAL_ID = re.compile(r"\d{2}\.\d{2}")  # AC.ID
 TIMESTAMP_ID_KIND = "timestamp id"
 JOHNNY_DECIMAL_KIND = "Johnny.Decimal id"
 _LEADING_NUMBER = re.compile(r"\d{2}\.\d{2}|\d{14}|\d{12}")
+
+
+_COMPACT_DAY = re.compile(r"(\d{4})(\d{2})(\d{2})")  # YYYYMMDD: ISO 8601's basic format of a day
+
+
+def compact_day(text: str, solar_hijri: bool = False) -> tuple[int, int, int] | None:
+    """The (year, month, day) eight digits are (``20261203``: ISO 8601's basic format, as a daily note named
+    ``YYYYMMDD`` spells it and as a timestamp id's first eight digits date a zettel), or None:
+    not eight digits, or no calendar day (``12345678``). A day, not a note's number: a NOTE of
+    eight digits names the note named for that day (resolution step 6), as ``2026-12-03`` does;
+    a timestamp id (12 or 14 digits) names the note whose file name begins with it. Was (stop
+    37's leftover): ``get 20261203`` said no note matches beside ``2026-12-03.md``. As (year,
+    month, day) of the calendar written in (``solar_hijri``: a Solar Hijri year's day is checked as
+    one of that calendar by who reads it, jalali.gregorian_day)."""
+    found = _COMPACT_DAY.fullmatch(text.strip())
+    if found is None:
+        return None
+    parts = (int(found[1]), int(found[2]), int(found[3]))
+    if solar_hijri and parts[0] in SOLAR_HIJRI_YEARS:
+        return parts if 1 <= parts[1] <= 12 and 1 <= parts[2] <= 31 else None
+    try:
+        date(*parts)
+    except ValueError:
+        return None
+    return parts
 
 
 def number_kind(text: str) -> str | None:

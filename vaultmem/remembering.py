@@ -30,8 +30,17 @@ from .config import is_logseq_graph
 from .durable import remove_made_folders
 from .errors import NoteWritten
 from .fields import case_fold, name_key
-from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, parse_timestamp, resolve_now, to_epoch_us
+from .lifecycle import (
+    EXPIRING_LAYERS,
+    LAYERS,
+    format_timestamp,
+    is_expired_us,
+    parse_timestamp,
+    resolve_now,
+    to_epoch_us,
+)
 from .merge_markers import require_merged
+from .note_numbers import file_name_id
 from .note_styles import placement
 from .noteio import FileChange
 from .notes import Note, content_hash, parse_note, version_of
@@ -167,9 +176,14 @@ def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteR
     now. From an index the caller has brought in line with the files."""
     alive = Eligibility(now_us=to_epoch_us(resolve_now(now)))
     keys = dict.fromkeys(key for key in (name_key(written.note.title), name_key(PurePosixPath(written.path).stem)) if key)
+    numbered = file_name_id(written.note.title)
     try:
         labels = {label for key in keys for label in index.store.notes.labels_named(key, alive)}
         rows = sorted(index.store.notes.by_labels(sorted(labels)).values(), key=lambda row: row.path)
+        # A title that is a timestamp or Johnny.Decimal id: the note whose file name begins with it
+        # answers to it first (resolution step 7), so `get 11.01` never opens the new note (review, s38).
+        rows += [] if numbered is None else [row for row in index.store.notes.file_names_starting(numbered[0])
+                                             if not is_expired_us(row.expires_us, alive.now_us) and row.label not in labels]
     except Exception as error:  # the note is written: a retry must not write it again
         raise NoteWritten([written.path], "remember", error) from error
     return [NoteRef(row.id, row.path) for row in rows if row.path != written.path]

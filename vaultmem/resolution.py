@@ -16,14 +16,16 @@
    its citation key (``citekey: Koszegi2006b``, as a reference manager's import writes it:
    ``notes.CITEKEY_KEYS``), in any case, with or without the ``@`` of ``[@Koszegi2006b]``;
 5. a note's title, in any case, unique in the vault (agents often hold a title);
-6. a day written as ISO writes it (``2022-05-16``): the note named for that day, by the vault's
+6. a day written as ISO writes it (``2022-05-16``, or ``20220516`` in its basic format:
+   note_numbers.compact_day): the note named for that day, by the vault's
    daily-note format (``Journal/16.05.2022.md``) where it has one, else by a day its file name
    spells (Logseq's ``journals/2022_05_16.md``); several are ambiguous. ``get 2022-05-16`` opened a daily note only
    where its file was named so (a trial on a Logseq graph);
 7. a Zettelkasten's timestamp id (``202103131641``, 12 or 14 digits) or a Johnny.Decimal id
    (``11.01``, area-category and item): the note whose file name begins with it and no further
    digit, as Zettlr's ``[[202103131641]]`` links name it and a Johnny.Decimal index names
-   ``11.01 Grant proposal.md``;
+   ``11.01 Grant proposal.md``. Asked before titles (step 5): a note titled ``11.01`` answers beside
+   it, never in its place (adr/0019, 2026-12-03);
 8. the ``# heading`` a note opens with (``fields.opening_heading``: its body's first line that
    says anything, a level-one heading), in any case, unique in the vault: Foam titles a note so,
    and so does a person whose file names are ids or slugs (``walking-the-heap.md`` opening with
@@ -92,9 +94,11 @@ from .errors import (
 )
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key, opening_heading
+from .jalali import YEARS as SOLAR_HIJRI_YEARS
+from .jalali import gregorian_day
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
-from .note_numbers import JOHNNY_DECIMAL_KIND, TIMESTAMP_ID_KIND, begins_with_number, file_name_id
+from .note_numbers import JOHNNY_DECIMAL_KIND, TIMESTAMP_ID_KIND, begins_with_number, compact_day, file_name_id
 from .notes import (
     ALIASES,
     CITEKEY,
@@ -513,7 +517,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         refuse_if_linked_out(index.paths, reference)
         refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
-        day = _day_of(reference, moment_us)
+        day = _day_of(reference, moment_us, index.paths.daily.solar_hijri)
         if day is None and (link := _a_link_to(index, reference, now)):
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
         if day is not None:
@@ -914,6 +918,10 @@ def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int
     if not permalinks_only:
         answering = _with_permalinks(answering, [row for row in _by_citekey(notes, reference) if row.label != found.label],
                                      CITEKEY)
+        numbered = file_name_id(reference)
+        if numbered is not None:  # `11.01 Grant proposal.md` answers to 11.01 beside a note titled "11.01"
+            answering = _with_permalinks(answering, [row for row in notes.file_names_starting(numbered[0])
+                                                     if row.label != found.label], numbered[1])
     answering = [(row, by) for row, by in answering if by]
     if not is_expired_us(found.expires_us, now_us):
         answering = [(row, by) for row, by in answering if not is_expired_us(row.expires_us, now_us)]
@@ -1438,7 +1446,8 @@ def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) ->
 
 
 def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | None:
-    """Steps 3–5, once the reference named no note by id, path or file name."""
+    """Steps 3–5, once the reference named no note by id, path or file name; step 7 before the
+    title of step 5 (a number the person gave a file name outranks a title)."""
     steps: tuple[Callable[[], list[tuple[NoteRow, str]]], ...] = (
         lambda: _listing(notes, reference, SUCCESSOR_FIELDS), lambda: _owners_names(notes, reference))
     for step in steps:
@@ -1447,6 +1456,13 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
             row = _one(notes, reference, [row for row, _ in listed], now_us)
             via = next(field for listing, field in listed if listing.label == row.label)
             return Located(row, Resolution(reference, via))
+    # A timestamp or Johnny.Decimal id (step 7) before a title: the number the person gave a note's
+    # file name names it for good, and a memory titled "11.01" (`remember --title 11.01`) took
+    # `get 11.01` from `11.01 Grant proposal.md` without a word (review, s38). The title still
+    # answers too: a read names that note beside it, a write by the number is refused (with_others).
+    numbered = _by_id_in_file_name(notes, reference, now_us)
+    if numbered is not None:
+        return numbered
     titled = as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
     if titled:
         return Located(_one(notes, reference, titled, now_us), Resolution(reference, "title"))
@@ -1494,7 +1510,7 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
     A day written as Korean, Chinese and Japanese write it (``2026년 4월 17일``, ``2026年4月17日``,
     ``2026.04.17``) is that day too: no order is guessed (dating.iso_spelling), and an agent asked
     in Korean passes the day on as the user said it. None: not such a day, or no note is named for it."""
-    day = _day_of(reference, now_us)
+    day = _day_of(reference, now_us, index.paths.daily.solar_hijri)
     if day is None:
         return None
     label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
@@ -1544,22 +1560,26 @@ def refuse_dating_a_daily_note(paths: VaultPaths, path: str) -> None:
                          "remember it with date) and revise this one's text")
 
 
-def _day_of(reference: str, now_us: int) -> date | None:
+def _day_of(reference: str, now_us: int, solar_hijri: bool = False) -> date | None:
     """The day ``reference`` is, written as ISO writes it (or year first as CJK write it), or
     ``today``, ``yesterday``, ``tomorrow`` (this machine's calendar day at ``now_us``, as ``list
     --since today`` reads it); None for anything else, and for a day no calendar holds (2022-02-30).
     The words: a person's trial (s34) asked `get today` for the daily note, as Obsidian opens it,
-    and was offered `memories/working-on-the-churn-dashboard-for-priya-today.md` instead."""
+    and was offered `memories/working-on-the-churn-dashboard-for-priya-today.md` instead.
+    ``solar_hijri`` (the Persian Calendar plugin is on): a day of a Solar Hijri year is that
+    calendar's, as the vault's file names are read (``1403-05-13`` is 2024-08-03)."""
     word = reference.strip().casefold()
     if word in _RELATIVE_DAYS:
         return since_bound(word, from_epoch_us(now_us)).day.date()
     shape = _ISO_DAY.fullmatch(iso_spelling(reference.strip()))
-    if shape is None:
+    compact = compact_day(reference, solar_hijri) if shape is None else None  # 20261203, ISO's basic format
+    parts = (int(shape[1]), int(shape[2]), int(shape[3])) if shape is not None else compact
+    if parts is None:
         return None
     try:
-        return date(int(shape[1]), int(shape[2]), int(shape[3]))
+        return gregorian_day(*parts) if solar_hijri and parts[0] in SOLAR_HIJRI_YEARS else date(*parts)
     except ValueError:
-        return None
+        return None  # 2022-02-30, or 1402-12-30 of that calendar
 
 
 def _owners_names(notes: NoteStore, reference: str) -> list[tuple[NoteRow, str]]:

@@ -62,7 +62,7 @@ _ASKING = frozenset("""
 a about all am an and any anything are at be been can could did do does due during
 every everything for get give got have has had how i i'd i'll i'm i've in is it items item
 
-let list me mine my need needed needs of on or our ours please remaining left show should
+let list me might mine must my need needed needs of on or our ours please remaining left shall show should
 s so still supposed tell than that the there these thing things this those to to-do to-dos todo todos
 task tasks us was we we've were what whats when where which who will with would you your
 """.split())

@@ -24,7 +24,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
@@ -201,7 +201,7 @@ class Vault:
         if empty is not None:
             hits.warn(empty)
         # First: the days searched, or the period the words name that no range searched (a hint, not a filter).
-        hint = period_hint(query, since, until)
+        hint = period_hint(query, since, until, [name for hit in hits for name in (hit.title, PurePosixPath(hit.path).stem)])
         hits.warnings[:0] = [*([] if hint is None else [hint]), *weekdays_said(now, since, until, self.paths.daily.week_start)]
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits

@@ -44,6 +44,7 @@ from .logseq import page_text
 from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
 from .merge_markers import require_merged, require_resolved
 from .name_clashes import same_file_on_macos, same_file_on_windows
+from .note_numbers import leading_number
 from .note_styles import App, render_note
 from .noteio import (
     FileChange,
@@ -591,6 +592,12 @@ def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewher
     Dendron's hierarchy before the slug (``memories.``, note_styles.py)."""
     directory, made = _make_folder(paths, folder)
     base = name_prefix + slugify(note.title)
+    number = leading_number(base + ".md")
+    if number is not None and named_elsewhere(number):
+        # A file name beginning with a zettel's timestamp id answers to that id as the zettel does
+        # (resolution step 7), with every -2, -3 after it: `remember --title "202403141205 follow-up"`
+        # made `get 202403141205` ambiguous for the person's zettel (review, s38).
+        base = f"re-{base}"
     data = note.render()
     for attempt in range(1, 1000):
         stem = base if attempt == 1 else f"{base}-{attempt}"
