@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from helpers import REPO, hold_commit_lock, run_cli, run_json, wait_until
-from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
+from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, git_index_lock, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NoteNotFound, NotInRecentHistory, UnsafeLockFile, WriteLockBusy
 from vaultmem.unit_of_work import WritePath
@@ -1652,8 +1652,8 @@ def test_a_symlink_planted_as_the_write_lock_is_refused_and_its_target_left_alon
 HOLD_GIT_INDEX = (
     "import sys, time\n"
     "from pathlib import Path\n"
-    "from vaultmem import gitops\n"
-    "with gitops._git_index_held(Path(sys.argv[1]), 5) as held:\n"
+    "from vaultmem import git_index_lock\n"
+    "with git_index_lock.hold_lock(Path(sys.argv[1]), 5) as held:\n"
     "    print('held' if held else 'not held', flush=True)\n"
     "    time.sleep(300)\n"
 )
@@ -1679,7 +1679,7 @@ def test_the_git_index_lock_of_a_killed_vaultmem_commit_is_removed_and_the_commi
     killed.kill()
     killed.wait(30)
     lock = repo / ".git" / "index.lock"
-    assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # left behind, marked as vaultmem's
+    assert lock.read_bytes().startswith(git_index_lock.INDEX_LOCK_MARK)  # left behind, marked as vaultmem's
     result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
     assert result.commit is not None
     assert result.not_committed == []
@@ -1697,7 +1697,7 @@ def test_the_git_index_lock_of_a_live_vaultmem_or_of_git_is_left_and_the_reason_
     alive = hold_git_index(repo)
     try:
         held = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
-        assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # its holder lives: not removed
+        assert lock.read_bytes().startswith(git_index_lock.INDEX_LOCK_MARK)  # its holder lives: not removed
     finally:
         alive.kill()
         alive.wait(30)
@@ -1863,14 +1863,14 @@ def test_a_git_lock_made_right_after_vaultmem_checked_a_killed_vaultmems_lock_is
 
     def person_replaces_it_once_checked(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
         found = real_stat(path, *args, **kwargs)
-        if Path(path) == lock and lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK):
+        if Path(path) == lock and lock.read_bytes().startswith(git_index_lock.INDEX_LOCK_MARK):
             lock.unlink()  # the person's rm
             with open(lock, "xb") as made:  # their git command's lock, made as git makes it (O_EXCL)
                 made.write(gits)
         return found
 
-    monkeypatch.setattr(gitops.os, "stat", person_replaces_it_once_checked)
-    gitops._remove_if_left_by_a_dead_vaultmem(lock)
+    monkeypatch.setattr(git_index_lock.os, "stat", person_replaces_it_once_checked)
+    git_index_lock.remove_if_left_by_a_dead_vaultmem(lock)
     monkeypatch.undo()
     assert lock.read_bytes() == gits  # git's lock is where git will rename it from
     assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside
@@ -2146,11 +2146,11 @@ def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_t
 FULL_DISK_INDEX_LOCK = """
 import resource, signal, sys
 from pathlib import Path
-from vaultmem import gitops
+from vaultmem import git_index_lock
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
 try:
-    with gitops._git_index_held(Path(sys.argv[1]), 1.0) as held:
+    with git_index_lock.hold_lock(Path(sys.argv[1]), 1.0) as held:
         print("held", held)
 except OSError as error:
     print(type(error).__name__, error)
