@@ -2118,12 +2118,14 @@ def test_a_staged_version_that_overlaps_vaultmems_edit_is_kept_as_staged_and_sai
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the hook is a shell script")
-def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_that_commit_fail(repo: Path) -> None:
-    """Was: `vaultmem remember` (or `check --fix`, run as a formatter is) from a `pre-commit` hook of
-    `git commit -a` committed, moving HEAD under the person's commit: theirs failed ("cannot lock ref
-    'HEAD'"), and their index lacked vaultmem's new note (`git status`: `D`), for their next commit to
-    record it deleted. Now vaultmem sees it runs inside that commit (GIT_INDEX_FILE names its
-    index.lock) and leaves its change uncommitted, saying why."""
+@pytest.mark.parametrize("commit_args", [["-a"], []], ids=["git commit -a", "git commit"])
+def test_a_vaultmem_write_from_a_pre_commit_hook_does_not_make_that_commit_fail(repo: Path, commit_args: list[str]) -> None:
+    """Was: `vaultmem remember` (or `check --fix`, run as a formatter is) from a `pre-commit` hook
+    committed, moving HEAD under the person's commit: theirs failed ("cannot lock ref 'HEAD'"). With
+    `git commit -a` their index also lacked vaultmem's new note (`git status`: `D`), for their next
+    commit to record it deleted; a plain `git commit` (its hooks get GIT_INDEX_FILE=.git/index, not a
+    lock) was not detected at all. Now vaultmem sees it runs inside a commit's hook (GIT_INDEX_FILE is
+    set) and leaves its change uncommitted, saying why."""
     (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")  # no model to load
     commit_all(repo, "config")
     out = repo.parent / "hook-output.json"
@@ -2133,7 +2135,10 @@ def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_t
                     encoding="utf-8")
     hook.chmod(0o755)
     (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
-    person = subprocess.run(["git", "commit", "-q", "-a", "-m", "maya: her edit"], cwd=repo, capture_output=True, text=True)
+    if not commit_args:
+        git(repo, "add", "mine.md")
+    person = subprocess.run(["git", "commit", "-q", *commit_args, "-m", "maya: her edit"], cwd=repo, capture_output=True,
+                            text=True)
     assert person.returncode == 0, person.stderr  # was: "cannot lock ref 'HEAD'"
     assert changes_of(repo, "HEAD") == ["M\tmine.md"]
     remembered = json.loads(out.read_text(encoding="utf-8"))

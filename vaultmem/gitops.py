@@ -526,19 +526,24 @@ DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), s
 
 
 def _inside_git_commit_reason() -> str | None:
-    """Why no commit can be made from inside a ``git commit`` that holds git's index: run from its
-    ``pre-commit`` hook (a ``vaultmem check --fix`` there, as a formatter is run), ``GIT_INDEX_FILE``
-    names the index that commit is writing (``index.lock``, ``next-index-*.lock``). Committing then
-    moved HEAD under that commit, which failed ("cannot lock ref 'HEAD'") and left the person's
-    index without vaultmem's new note (``git status``: ``D``), for their next commit to delete
-    (a review). ``None``: not inside one that says so (an as-is ``git commit`` gives its hooks
-    ``.git/index``, as after it is made)."""
-    index = os.environ.get("GIT_INDEX_FILE", "")
-    if not index.endswith(".lock"):
+    """Why no commit can be made from inside a ``git commit``'s hook (a ``vaultmem check --fix`` in
+    ``pre-commit``, as a formatter is run). git gives the hooks of a commit (``pre-commit``,
+    ``prepare-commit-msg``, ``commit-msg``, ``post-commit``) the index it commits in
+    ``GIT_INDEX_FILE``: the lock it is writing (``index.lock``, ``next-index-*.lock``) for ``commit
+    -a`` or of named files, ``.git/index`` itself for an as-is ``git commit`` (git 2.39, checked).
+    Committing there moved HEAD under that commit, which failed ("cannot lock ref 'HEAD'"); with a
+    lock, the person's index was also left without vaultmem's new note (``git status``: ``D``), for
+    their next commit to delete (two reviews). Nothing else tells a pre-commit from a post-commit
+    hook, so a write in a post-commit hook is left uncommitted too: said, never lost. A person who
+    sets ``GIT_INDEX_FILE`` themselves gets the same answer: vaultmem would otherwise take that index
+    for theirs and point it at its commit. ``None``: it is not set."""
+    index = os.environ.get("GIT_INDEX_FILE")
+    if index is None:
         return None
-    return (f"vaultmem runs inside a `git commit` (its hook: GIT_INDEX_FILE is {index}, the index that commit is "
-            "writing), and a commit now would make that one fail; run vaultmem outside git's hooks, or commit "
-            "this file yourself (`git add` it in the hook to have it in your commit)")
+    writing = "the index that commit is writing" if index.endswith(".lock") else "the index that commit is made from"
+    return (f"vaultmem runs inside a `git commit` (its hook: GIT_INDEX_FILE is {index}, {writing}), and a commit "
+            "now would make that one fail; run vaultmem outside git's hooks, or commit this file yourself (`git "
+            "add` it in the hook to have it in your commit). If no git command is running, unset GIT_INDEX_FILE")
 
 
 @dataclass(frozen=True)
