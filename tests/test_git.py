@@ -7,10 +7,12 @@ import json
 import os
 import re
 import shlex
+import signal
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -2192,3 +2194,50 @@ def test_a_staged_edit_of_a_forgotten_note_moves_with_it_and_the_persons_commit_
     assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""  # was: people/rui.md, back
     assert "Staged line." in git(repo, "show", "HEAD:_archive/people/rui.md")
     assert Vault(repo).check().problems == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no kill -9, and a pid cannot be asked about there")
+def test_the_files_a_killed_vaultmem_commit_left_in_the_git_directory_are_removed_by_the_next_commit(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a vaultmem killed mid-commit left its copy of the person's index (`index.vaultmem-*`,
+    index-sized) in `.git` and its private index in `.vaultmem/`, named by nothing and never removed:
+    one more per kill. Now the next commit removes vaultmem's own files whose maker is dead on this
+    machine; a live maker's, another machine's and every other file are left."""
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")  # no model to load
+    commit_all(repo, "config")
+    git_dir = repo / ".git"
+    (git_dir / "index.lock").write_bytes(b"DIRC")  # the person's git holds the index: vaultmem's commit waits, its copy made
+    killed = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(repo), "remember", "The boiler is serviced in May."],
+                              env={**os.environ, "PYTHONPATH": str(REPO)}, start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: list(git_dir.glob("index.vaultmem-*")) and list((repo / ".vaultmem").glob("git-index-[0-9]*")),
+                   timeout=120)
+    finally:
+        os.killpg(killed.pid, signal.SIGKILL)
+        killed.wait(30)
+    left = sorted(path.name for path in [*git_dir.glob("index.vaultmem-*"), *(repo / ".vaultmem").glob("git-index-[0-9]*")])
+    assert left and all(f"-{killed.pid}-" in name for name in left)
+    (git_dir / "index.lock").unlink()  # the person's git is done
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    try:
+        kept = [git_dir / f"index.vaultmem-{alive.pid}-{git_index_lock.HOST_TAG}-0123abcd",  # a live maker's
+                git_dir / f"index.vaultmem-{killed.pid}-{'f' * 8 if git_index_lock.HOST_TAG != 'f' * 8 else 'e' * 8}-0123abcd",
+                git_dir / f"index.vaultmem-{killed.pid}-0000abcd",  # an older vaultmem's (no machine named), recent
+                git_dir / "index.vaultmem-notes"]  # another machine's (same pid, another tag); not vaultmem's name
+        for path in kept:
+            path.write_bytes(b"DIRC")
+        older = git_dir / f"index.vaultmem-{killed.pid}-89abcdef"  # an older vaultmem's, untouched for two hours
+        older.write_bytes(b"DIRC")
+        os.utime(older, (time.time() - 7200, time.time() - 7200))
+        with caplog.at_level("WARNING", logger="vaultmem"):
+            result = Vault(repo).remember("The gutters are cleaned in October.", layer="L2", now=NOW)
+        assert result.commit is not None
+        assert all(path.exists() for path in kept)
+    finally:
+        alive.kill()
+        alive.wait(30)
+    assert sorted(path.name for path in git_dir.glob("index.vaultmem-*")) == sorted(path.name for path in kept)
+    assert not list((repo / ".vaultmem").glob("git-index-[0-9]*"))
+    said = " ".join(record.getMessage() for record in caplog.records if "left by a vaultmem commit that was killed" in record.getMessage())
+    assert all(name in said for name in [*left, older.name])

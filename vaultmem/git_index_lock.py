@@ -10,8 +10,10 @@ What is put into the person's index, and what earlier commits set there to be ch
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -28,12 +30,112 @@ if sys.platform != "win32":
 
 log = logging.getLogger("vaultmem")
 
+# Which machine made a file of vaultmem's beside git's index: its pid is known to be dead only on
+# the machine it ran on (a git directory on a network share is seen by others, whose pids mean
+# nothing here). Eight hex digits of the host name's digest: a name git and every file system take.
+HOST_TAG = hashlib.sha256(socket.gethostname().encode(errors="replace")).hexdigest()[:8]
+# How old a file an older vaultmem left (its name says no machine) must be before a dead pid on
+# this machine is taken as its maker's: a commit holds one for seconds, never an hour.
+UNTAGGED_LEFTOVER_SECONDS = 3600.0
+
+
+def own_name(path: Path, kind: str) -> Path:
+    """A name beside ``path`` for a file this process alone uses (``index.vaultmem-was-…``), saying
+    which process on which machine made it: one a killed vaultmem leaves is known and removed by
+    :func:`remove_left_by_dead_processes`."""
+    return path.with_name(f"{path.name}.{kind}-{os.getpid()}-{HOST_TAG}-{secrets.token_hex(4)}")
+
+
+# What own_name makes beside git's index (``index`` or the name GIT_INDEX_FILE gives it): the copy
+# pointed at a commit (and the lock git writes it through), the index set aside, a lock taken aside.
+_BESIDE_INDEX = r"\.(?:vaultmem|vaultmem-was)-{ids}(?:\.lock)?|\.lock\.vaultmem-left-{ids}"
+# What a commit makes in ``.vaultmem/``: its private index (with git's lock of it and the three
+# files of a merge: gitops) and the new checks file (index_checks.py).
+_IN_LOCK_DIR = r"-{ids}(?:\.lock|\.ours|\.base|\.theirs)?|-checks\.json\.{ids}"
+# "PID-HOST-RANDOM" (since stop 38), or "PID-RANDOM" as an older vaultmem named them.
+_IDS = r"(?P<pid>[0-9]+)-(?:(?P<host>[0-9a-f]{8})-)?[0-9a-f]{8}"
+
+
+def remove_leftovers(index: Path, lock_dir: Path) -> None:
+    """Remove what commits of vaultmem killed midway left beside git's ``index`` and in ``lock_dir``
+    (``.vaultmem/``): each an index-sized file nothing names (:func:`remove_left_by_dead_processes`)."""
+    remove_left_by_dead_processes(index.parent, leftover_pattern(index.name, _BESIDE_INDEX))
+    remove_left_by_dead_processes(lock_dir, leftover_pattern("git-index", _IN_LOCK_DIR))
+
+
+def leftover_pattern(base: str, suffixes: str) -> re.Pattern[str]:
+    """The names vaultmem's own files beside ``base`` take (``suffixes``: a pattern holding
+    ``{ids}`` where own_name puts the pid, machine and random part; groups ``pidN``/``hostN``)."""
+    parts = suffixes.split("{ids}")
+    numbered = [_IDS.replace("?P<pid>", f"?P<pid{n}>").replace("?P<host>", f"?P<host{n}>") for n in range(len(parts) - 1)]
+    return re.compile(re.escape(base) + "(?:" + parts[0] + "".join(ids + part for ids, part in zip(numbered, parts[1:], strict=True)) + ")")
+
+
+def remove_left_by_dead_processes(folder: Path, pattern: re.Pattern[str], now: float | None = None) -> list[str]:
+    """Remove the files in ``folder`` whose whole name ``pattern`` matches (a vaultmem file such as
+    :func:`own_name` makes) and whose maker is certainly dead: made on this machine (its tag) by a
+    pid that no longer runs, or, named by an older vaultmem (no machine in the name), untouched for
+    :data:`UNTAGGED_LEFTOVER_SECONDS` with its pid not running here. A live maker, another machine's,
+    this process's own, and every other file are left. A killed commit left an index-sized copy in
+    the git directory each time, named by nothing and never removed. Returns the names removed."""
+    if sys.platform == "win32":
+        return []  # no signal asks about a pid there without ending it (gitops._alive)
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except FileNotFoundError:
+        return []
+    for entry in entries:
+        found = pattern.fullmatch(entry.name)
+        if found is None or not _made_by_a_dead_process(entry, _pid_of(found), _host_of(found), now):
+            continue
+        with suppress(FileNotFoundError):  # another commit's sweep removed it first
+            os.unlink(entry.path)
+            removed.append(entry.name)
+    if removed:
+        log.warning("vaultmem: removed %s from %s, left by a vaultmem commit that was killed", ", ".join(sorted(removed)),
+                    folder)
+    return removed
+
+
+def _pid_of(found: re.Match[str]) -> int:
+    return int(next(value for name, value in found.groupdict().items() if name.startswith("pid") and value))
+
+
+def _host_of(found: re.Match[str]) -> str | None:
+    return next((value for name, value in found.groupdict().items() if name.startswith("host") and value), None)
+
+
+def _made_by_a_dead_process(entry: os.DirEntry[str], pid: int, host: str | None, now: float) -> bool:
+    if pid == os.getpid() or (host is not None and host != HOST_TAG) or not entry.is_file(follow_symlinks=False):
+        return False
+    if host is None:
+        try:
+            if now - entry.stat(follow_symlinks=False).st_mtime < UNTAGGED_LEFTOVER_SECONDS:
+                return False
+        except FileNotFoundError:
+            return False
+    return not _running(pid)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine; one of another user's counts (it may be a
+    vaultmem run by them), as does a platform where the signal cannot ask."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
 
 def set_aside(index: Path) -> Path | None:
     """A second name for the person's index file as it is (a hard link: nothing copied, nothing
     changed; a copy where links cannot be made), to put it back if the commit it is replaced for
     is not made; None when there is no index file yet."""
-    aside = index.with_name(f"{index.name}.vaultmem-was-{os.getpid()}-{secrets.token_hex(4)}")
+    aside = own_name(index, "vaultmem-was")
     try:
         os.link(index, aside)
     except FileNotFoundError:
@@ -170,7 +272,7 @@ def _take_away_if_still(lock: Path, opened: os.stat_result) -> bool:
     (a link, which never replaces a file), and git finishes unharmed. Left: git renaming its lock in
     the microseconds it is aside fails cleanly ("unable to write new index file"), and the lock put
     back is then a dead one the person removes (adr/0017)."""
-    aside = lock.with_name(f"{lock.name}.vaultmem-left-{os.getpid()}-{secrets.token_hex(4)}")
+    aside = own_name(lock, "vaultmem-left")
     os.rename(lock, aside)
     moved = os.stat(aside, follow_symlinks=False)
     if (moved.st_dev, moved.st_ino) == (opened.st_dev, opened.st_ino):

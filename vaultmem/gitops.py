@@ -761,7 +761,7 @@ class _Commit:
         self.markers = _in_progress_markers(self.top)
         self.refusal = (_inside_git_commit_reason() or _first_in_progress(self.markers)
                         or (DETACHED_REASON if detached else None))
-        self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
+        self.index_file = lock_dir / f"git-index-{os.getpid()}-{git_index_lock.HOST_TAG}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
         # A note moved with the person's uncommitted edit in it: the blob of the bytes moved, which
@@ -807,6 +807,7 @@ class _Commit:
         self._moves = {self.full(change.path): self.full(change.moved_from) for change in changes
                        if change.moved_from is not None}
         index = self.top / git_path(self.top, "index")
+        git_index_lock.remove_leftovers(index, self.lock_dir)
         self._open_checks = index_checks.load(self.lock_dir)
         prepared = self._person_index(index, updates, head_entries)
         try:
@@ -1053,7 +1054,7 @@ class _Commit:
         their staged changes stay as they were. No copy when no path needs it. Paths an earlier
         commit's change was lost from by a failed `git commit` are put back (:meth:`_owed`)."""
         stamp = git_index_lock.stamp(index)
-        copy = index.with_name(f"{index.name}.vaultmem-{os.getpid()}-{secrets.token_hex(4)}")
+        copy = git_index_lock.own_name(index, "vaultmem")
         env = {"GIT_INDEX_FILE": str(copy)}
         try:
             if stamp is not None:
