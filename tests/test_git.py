@@ -2241,3 +2241,26 @@ def test_the_files_a_killed_vaultmem_commit_left_in_the_git_directory_are_remove
     assert not list((repo / ".vaultmem").glob("git-index-[0-9]*"))
     said = " ".join(record.getMessage() for record in caplog.records if "left by a vaultmem commit that was killed" in record.getMessage())
     assert all(name in said for name in [*left, older.name])
+
+
+def test_a_staged_edit_of_a_note_forgotten_for_good_does_not_bring_it_back_in_the_persons_next_commit(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a note the person had staged an edit of, then deleted for good (`forget --hard`), stayed
+    staged (`git status`: `AD people/rui.md`): their next `git commit` put the deleted note back into
+    the tree, for every machine that pulled to recall it again. Now the staged version goes with the
+    file, and the warning names its blob so that the person can still take it back."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    staged_blob = git(repo, "rev-parse", ":people/rui.md").strip()
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).forget("people/rui", hard=True)
+    assert result.commit is not None
+    assert git(repo, "status", "--porcelain") == ""  # was: "AD people/rui.md"
+    git(repo, "commit", "-q", "--allow-empty", "-m", "maya: her next commit")
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""  # was: people/rui.md, back
+    [said] = [record.getMessage() for record in caplog.records if "your staged version of" in record.getMessage()]
+    assert "people/rui.md" in said and f"git show {staged_blob[:10]}" in said
+    assert "Staged line." in git(repo, "show", staged_blob)  # still there to take back

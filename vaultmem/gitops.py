@@ -772,6 +772,7 @@ class _Commit:
         self._put_back: dict[str, str] = {}  # path → the commit whose change the index had lost, put back
         self._unstaged: dict[str, str] = {}  # the same, but written too late to be git's: only said
         self._staged_apart: list[str] = []  # the person's staged version overlaps vaultmem's edit: kept, said
+        self._staged_deleted: dict[str, str] = {}  # path → the person's staged blob of a file this commit deletes
         self._moves: dict[str, str] = {}  # a file this commit moves (to the archive): its path → where it was
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
@@ -866,6 +867,10 @@ class _Commit:
             log.warning("vaultmem: git's index has %s as it was before vaultmem's commit %s, so your next commit "
                         "would undo that commit's change to it. If you did not unstage it yourself, `git reset -q -- "
                         "%s` puts it back as committed", path, earlier[:10], shlex.quote(path))
+        for path, blob in self._staged_deleted.items():
+            log.warning("vaultmem: your staged version of %s went with the file, which vaultmem's commit %s deletes for "
+                        "good: staged, your next commit would have put it back. `git show %s` prints it, to take it "
+                        "back (`git show %s > %s`)", path, commit[:10], blob[:10], blob[:10], shlex.quote(path))
         for path in self._staged_apart:
             log.warning("vaultmem: your staged version of %s overlaps vaultmem's change to it in commit %s, so it "
                         "is left as you staged it: committing it as staged undoes that change. `git diff --cached -- "
@@ -1067,7 +1072,8 @@ class _Commit:
             moved_along = self._staged_moved_along(updates, staged, head)
             unchanged = {path: entry for path, entry in updates.items()
                          if staged.get(path) == head.get(path) and path not in moved_along}
-            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head), **moved_along}
+            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head),
+                      **self._staged_of_deleted(updates, staged, head, moved_along), **moved_along}
             if not writes:
                 copy.unlink(missing_ok=True)
                 return _PreparedIndex(None, stamp)
@@ -1092,6 +1098,20 @@ class _Commit:
                 continue  # nothing of theirs staged there, or the commit does not move it (left out)
             moved[source], moved[target] = None, theirs
         return moved
+
+    def _staged_of_deleted(self, updates: Mapping[str, _Entry | None], staged: Mapping[str, _Entry],
+                           head: Mapping[str, _Entry], moved_along: Mapping[str, _Entry | None]) -> dict[str, None]:
+        """The person's staged version of each file this commit deletes for good (``forget --hard``),
+        taken out of their index with the file, and said with its blob (:attr:`_staged_deleted`). Left
+        there, it was a staged addition of a file no longer anywhere (`git status`: `AD`), and their next
+        `git commit` put the deleted note back into the tree, for every machine that pulled to recall."""
+        self._staged_deleted.clear()
+        for path, entry in updates.items():
+            theirs = staged.get(path)
+            if entry is None and path not in self._moves.values() and path not in moved_along \
+                    and theirs is not None and theirs != head.get(path):
+                self._staged_deleted[path] = theirs.blob
+        return dict.fromkeys(self._staged_deleted)
 
     def _owed(self, staged: Mapping[str, _Entry], unmerged: set[str],
               stamp: tuple[int, int, int] | None) -> dict[str, _Entry | None]:
