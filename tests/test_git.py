@@ -2264,3 +2264,33 @@ def test_a_staged_edit_of_a_note_forgotten_for_good_does_not_bring_it_back_in_th
     [said] = [record.getMessage() for record in caplog.records if "your staged version of" in record.getMessage()]
     assert "people/rui.md" in said and f"git show {staged_blob[:10]}" in said
     assert "Staged line." in git(repo, "show", staged_blob)  # still there to take back
+
+
+@pytest.mark.skipif(sys.platform == "win32" or shutil.which("gzip") is None, reason="the filter is gzip's")
+def test_a_hunk_staged_in_a_note_stored_through_a_clean_filter_keeps_vaultmems_edit(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Notes stored through a clean/smudge filter (git-crypt, LFS: what git stores is not the text).
+    Was: vaultmem merged its edit into the person's staged version over the stored blobs, which are
+    no text to merge: every staged hunk was said to overlap vaultmem's change and kept without it, and
+    the person's next commit undid that change. Now the three versions are merged as text (smudged),
+    and the result stored through the filter."""
+    git(repo, "config", "filter.gz.clean", "gzip -n -c")
+    git(repo, "config", "filter.gz.smudge", "gunzip -c")
+    (repo / ".gitattributes").write_text("people/*.md filter=gz\n", encoding="utf-8")
+    auto_commit_on(repo)
+    git(repo, "rm", "-q", "--cached", "people/rui.md")
+    commit_all(repo, "notes stored gzipped")
+    note = repo / "people" / "rui.md"
+    committed = note.read_text(encoding="utf-8")
+    note.write_text(committed + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    note.write_text(committed + "\nStaged line.\n\nUnstaged line.\n", encoding="utf-8")
+
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).revise("people/rui", add_tags=["music"])
+    assert result.commit is not None
+    assert not [record for record in caplog.records if "your staged version of" in record.getMessage()]  # was: "overlaps"
+    staged = git(repo, "cat-file", "--filters", "--path=people/rui.md", ":people/rui.md")
+    assert "Staged line." in staged and "music" in staged and "Unstaged line." not in staged
+    git(repo, "commit", "-qm", "maya: staged line")
+    assert "music" in git(repo, "cat-file", "--filters", "--path=people/rui.md", "HEAD:people/rui.md")

@@ -985,8 +985,11 @@ class _Commit:
 
     def _merge(self, head_blob: str, before: bytes, after: bytes, path: str) -> bytes | None:
         """HEAD's version with vaultmem's edit (before → after) applied; None on overlap."""
-        ours = _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", head_blob)
-        return self._three_way(ours, before, after)
+        return self._three_way(self._smudged(head_blob, path), before, after)
+
+    def _smudged(self, blob: str, path: str) -> bytes:
+        """The bytes ``blob`` has in the working tree at ``path`` (its smudge filter and line endings)."""
+        return _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", blob)
 
     def _three_way(self, ours: bytes, base: bytes, theirs: bytes) -> bytes | None:
         """``ours`` with the change from ``base`` to ``theirs`` applied (``git merge-file``); None
@@ -1017,14 +1020,14 @@ class _Commit:
             if (entry is None or was is None or theirs is None or theirs in (was, entry)
                     or theirs.mode not in _FILE_MODES or was.mode not in _FILE_MODES):
                 continue  # not edited by both (a deletion, a new note, nothing staged, a symlink)
-            contents = blobs(self.top, [was.blob, theirs.blob, entry.blob])
-            merged = self._three_way(contents[theirs.blob], contents[was.blob], contents[entry.blob])
+            # Merged as the working tree holds them (smudged), and stored through the path's filters:
+            # what a filter stores (git-crypt's cipher, an LFS pointer) is no text to merge, and every
+            # staged hunk was said to overlap and kept without vaultmem's edit (a review).
+            merged = self._three_way(*(self._smudged(blob, path) for blob in (theirs.blob, was.blob, entry.blob)))
             if merged is None:
                 self._staged_apart.append(path)
                 continue
-            # No --path: blobs are stored clean, and merging three of them gives a clean one.
-            blob = _git_bytes(self.top, "hash-object", "-w", "--stdin", stdin=merged).decode().strip()
-            carried[path] = _Entry(theirs.mode, blob)
+            carried[path] = _Entry(theirs.mode, self._blob(merged, path, write=True))
         return carried
 
     def _entries(self, paths: Sequence[str]) -> dict[str, _Entry]:
