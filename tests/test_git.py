@@ -2294,3 +2294,24 @@ def test_a_hunk_staged_in_a_note_stored_through_a_clean_filter_keeps_vaultmems_e
     assert "Staged line." in staged and "music" in staged and "Unstaged line." not in staged
     git(repo, "commit", "-qm", "maya: staged line")
     assert "music" in git(repo, "cat-file", "--filters", "--path=people/rui.md", "HEAD:people/rui.md")
+
+
+def test_a_note_the_person_renamed_and_staged_is_not_said_never_tracked(repo: Path) -> None:
+    """Was: after the person's `git mv people/rui.md people/rui-mendes.md` (not committed yet), a
+    vaultmem edit of the note was left out as "git never tracked it", and its forget as "moved from
+    people/rui-mendes.md, which git never tracked" — untrue, and silent on the staged rename that the
+    person's next commit makes, putting the forgotten note back. The reasons now say it is staged only,
+    and how to stage the move too."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    git(repo, "mv", "people/rui.md", "people/rui-mendes.md")
+    revised = Vault(repo).revise("people/rui-mendes", add_tags=["music"])
+    [left_out] = revised.not_committed
+    assert "only as staged" in left_out.reason and "never tracked" not in left_out.reason
+    forgotten = Vault(repo).forget("people/rui-mendes")
+    [left_out] = forgotten.not_committed
+    assert "only as staged" in left_out.reason and "never tracked" not in left_out.reason
+    assert "git add -A -- people/rui-mendes.md _archive/people/rui-mendes.md" in left_out.reason
+    git(repo, "add", "-A", "--", "people/rui-mendes.md", "_archive/people/rui-mendes.md")  # as the reason says
+    git(repo, "commit", "-qm", "maya: the rename, and the forget")
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""

@@ -950,6 +950,10 @@ class _Commit:
         was said also of a note git held until a moment ago: the person's `git commit -a`, run
         while vaultmem moved it, committed its removal (a trial: consolidate beside a person's
         commits), and the person was told the note had never been in git."""
+        if self._staged_only(self.full(moved_from)):
+            return (f"moved from {moved_from}, which git holds only as staged (your `git add` or `git mv`, not committed "
+                    f"yet), so vaultmem does not commit it; staged there, your next commit puts it back at {moved_from}: "
+                    f"`git add -A -- {shlex.quote(moved_from)} {shlex.quote(moved_to)}` stages the move too")
         removed = _git(self.top, "log", "-1", "--format=%h", "--", self.full(moved_from), check=False).stdout.strip()
         if not removed:
             return f"moved from {moved_from}, which git never tracked; vaultmem does not commit a file it did not write"
@@ -957,9 +961,18 @@ class _Commit:
                 f"`git commit -a` run while vaultmem moved it); the moved copy is not in git: `git add {moved_to}` "
                 "and commit it to keep it there")
 
+    def _staged_only(self, path: str) -> bool:
+        """Whether the person's index holds ``path``, which HEAD does not (a staged addition or rename)."""
+        entries, unmerged = _index_stages(self.top, [path])
+        return bool(entries or unmerged)
+
     def _edited(self, relative: str, before: bytes, after: bytes, head: _Entry | None) -> _Entry | _LeftOut:
         path = self.full(relative)
         if head is None:
+            if self._staged_only(path):  # was said "never tracked" of a note the person had just `git mv`-ed
+                return self._leave(relative, "git holds it only as staged (your `git add` or `git mv`, not committed "
+                                                "yet), so a commit would hold the whole file, not only vaultmem's change; "
+                                                "commit it yourself")
             return self._leave(relative, "git never tracked it, so a commit would hold the whole file, not only "
                                             "vaultmem's change; commit it yourself if you want it in git")
         if self._blob(before, path) == head.blob:
