@@ -84,15 +84,20 @@ def remove_left_by_dead_processes(folder: Path, pattern: re.Pattern[str], now: f
     removed = []
     try:
         entries = list(os.scandir(folder))
-    except FileNotFoundError:
+    except OSError:  # no such folder, or one this user cannot list: nothing known to be left
         return []
     for entry in entries:
         found = pattern.fullmatch(entry.name)
         if found is None or not _made_by_a_dead_process(entry, _pid_of(found), _host_of(found), now):
             continue
-        with suppress(FileNotFoundError):  # another commit's sweep removed it first
+        try:
             os.unlink(entry.path)
             removed.append(entry.name)
+        except FileNotFoundError:
+            continue  # another commit's sweep removed it first
+        except OSError as error:  # housekeeping: the commit goes ahead, the file is named
+            log.warning("vaultmem: could not remove %s, left by a vaultmem commit that was killed (%s); delete it "
+                        "yourself", entry.path, error.strerror or error)
     if removed:
         log.warning("vaultmem: removed %s from %s, left by a vaultmem commit that was killed", ", ".join(sorted(removed)),
                     folder)
