@@ -2315,3 +2315,31 @@ def test_a_note_the_person_renamed_and_staged_is_not_said_never_tracked(repo: Pa
     git(repo, "add", "-A", "--", "people/rui-mendes.md", "_archive/people/rui-mendes.md")  # as the reason says
     git(repo, "commit", "-qm", "maya: the rename, and the forget")
     assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""
+
+
+def test_a_git_stash_between_vaultmems_write_and_its_commit_leaves_the_change_uncommitted_not_lost(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person runs `git stash` in the moment between vaultmem's write of a note and its commit
+    (the stash takes git's index lock first). Was: the stash took vaultmem's edit out of the file and
+    the commit recorded it all the same; `git stash pop` then left it out (HEAD had it already), the
+    note lacked vaultmem's tag while vaultmem had said "committed", and the person's next `git commit
+    -a` undid it. Now nothing is committed and the file is named; the pop brings the edit back."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
+    real_hold = git_index_lock.hold_lock
+
+    def person_stashes_first(index: Path, seconds: float) -> Any:
+        git(repo, "stash", "-q")
+        return real_hold(index, seconds)
+
+    monkeypatch.setattr(git_index_lock, "hold_lock", person_stashes_first)
+    result = Vault(repo).revise("people/rui", add_tags=["music"])
+    monkeypatch.undo()
+    assert result.commit is None  # was: a commit of a tag the file no longer had
+    [left_out] = result.not_committed
+    assert left_out.path == "people/rui.md" and "git stash pop" in left_out.reason
+    assert "music" not in git(repo, "show", "HEAD:people/rui.md")
+    git(repo, "stash", "pop", "-q")
+    assert "music" in (repo / "people" / "rui.md").read_text(encoding="utf-8")  # was: left out by the pop
+    assert git(repo, "status", "--porcelain") == " M mine.md\n M people/rui.md\n"

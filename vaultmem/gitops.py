@@ -729,6 +729,12 @@ class _Entry:
 _PRIVATE_INDEX = ("-c", "core.splitIndex=false", "-c", "core.fsmonitor=false")
 
 
+_UNDONE_IN_THE_FILE = ("{paths}: the file holds what git's HEAD holds again since vaultmem wrote its change (a `git "
+                       "stash`, `git checkout -- <file>` or `git reset --hard` of yours, or an undo in your editor, took "
+                       "it out), so a commit now would record a change the vault does not have; nothing is committed. "
+                       "If you stashed it, `git stash pop` brings it back: commit it then")
+
+
 class _LeftOut:
     """A path that stays out of the commit (named in the result when it matters)."""
 
@@ -827,6 +833,9 @@ class _Commit:
                     return self._left_uncommitted(changes, updates, refusal)
                 if self._created_gone(changes):  # a checkout took one away since it was decided: decide again
                     return None
+                undone = self._undone_in_the_files(changes, head_entries)
+                if undone:
+                    return self._left_uncommitted(changes, updates, _UNDONE_IN_THE_FILE.format(paths=", ".join(undone)))
                 if prepared.stamp != git_index_lock.stamp(index):  # the person's git wrote it since: made again, from theirs
                     prepared.discard()
                     prepared = self._person_index(index, updates, head_entries)
@@ -894,6 +903,43 @@ class _Commit:
         the merge of that branch did not bring it back and the next `git add -A` deleted it."""
         return any(change.before is None and change.after is not None and not (self.top / self.full(change.path)).exists()
                    for change in changes)
+
+    def _undone_in_the_files(self, changes: Sequence[FileChange], head: Mapping[str, _Entry]) -> list[str]:
+        """The files (vault-relative) where HEAD's version is back since vaultmem wrote its change: an
+        edited note holding HEAD's bytes again, a deleted or moved one back where it was. A `git
+        stash` run between vaultmem's write and its commit took the edit into the stash and out of
+        the file, and the commit recorded it all the same: the file then lacked it, `git stash pop`
+        left it out (HEAD already had it), and the person's next `git commit -a` undid it (a review).
+        Asked under git's index lock, so no git command changes them meanwhile."""
+        undone = []
+        for change in changes:
+            for relative, wanted in self._written_by(change):
+                if self._back_to_head(self.full(relative), wanted, head):
+                    undone.append(relative)
+        return undone
+
+    @staticmethod
+    def _written_by(change: FileChange) -> list[tuple[str, bytes | None]]:
+        """What ``change`` left at each path it wrote (None: no file), a note it created aside."""
+        if change.after is None:
+            return [(change.path, None)]
+        if change.moved_from is not None:
+            return [(change.moved_from, None)]
+        return [] if change.before is None else [(change.path, change.after)]
+
+    def _back_to_head(self, path: str, wanted: bytes | None, head: Mapping[str, _Entry]) -> bool:
+        entry = head.get(path)
+        if entry is None:
+            return False
+        try:
+            found = (self.top / path).read_bytes()
+        except FileNotFoundError:
+            return False  # gone: a deletion stands, and an edited note that is gone is the next write's business
+        except OSError:
+            return False  # a folder there, no permission: not HEAD's bytes as far as can be read
+        if found == wanted:
+            return False
+        return self._blob(found, path) == entry.blob and (wanted is None or self._blob(wanted, path) != entry.blob)
 
     def _left_uncommitted(self, changes: Sequence[FileChange], updates: Mapping[str, _Entry | None],
                           reason: str) -> CommitResult:

@@ -4,7 +4,9 @@
 Opened plainly (``O_RDWR | O_CREAT``), a symlink planted at such a name made vaultmem create
 the file it named, wherever it was, and ``git.lock`` (which holds its holder's pid line) was
 truncated and written there. A lock's name that holds anything but a plain file is refused
-with :class:`UnsafeLockFile`, naming it and how to remove it (adr/0017).
+with :class:`UnsafeLockFile`, naming it and how to remove it (adr/0017). ``NOFOLLOW`` and the
+non-blocking lock (:func:`try_lock`) are defined here once, for every module that opens or locks
+such a name (git_index_lock, gitops, folders, durable).
 """
 
 from __future__ import annotations
