@@ -7,10 +7,12 @@ import json
 import os
 import re
 import shlex
+import signal
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ import numpy as np
 import pytest
 
 from helpers import REPO, hold_commit_lock, run_cli, run_json, wait_until
-from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
+from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, git_index_lock, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NoteNotFound, NotInRecentHistory, UnsafeLockFile, WriteLockBusy
 from vaultmem.unit_of_work import WritePath
@@ -1652,8 +1654,8 @@ def test_a_symlink_planted_as_the_write_lock_is_refused_and_its_target_left_alon
 HOLD_GIT_INDEX = (
     "import sys, time\n"
     "from pathlib import Path\n"
-    "from vaultmem import gitops\n"
-    "with gitops._git_index_held(Path(sys.argv[1]), 5) as held:\n"
+    "from vaultmem import git_index_lock\n"
+    "with git_index_lock.hold_lock(Path(sys.argv[1]), 5) as held:\n"
     "    print('held' if held else 'not held', flush=True)\n"
     "    time.sleep(300)\n"
 )
@@ -1679,7 +1681,7 @@ def test_the_git_index_lock_of_a_killed_vaultmem_commit_is_removed_and_the_commi
     killed.kill()
     killed.wait(30)
     lock = repo / ".git" / "index.lock"
-    assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # left behind, marked as vaultmem's
+    assert lock.read_bytes().startswith(git_index_lock.INDEX_LOCK_MARK)  # left behind, marked as vaultmem's
     result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
     assert result.commit is not None
     assert result.not_committed == []
@@ -1697,7 +1699,7 @@ def test_the_git_index_lock_of_a_live_vaultmem_or_of_git_is_left_and_the_reason_
     alive = hold_git_index(repo)
     try:
         held = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
-        assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # its holder lives: not removed
+        assert lock.read_bytes().startswith(git_index_lock.INDEX_LOCK_MARK)  # its holder lives: not removed
     finally:
         alive.kill()
         alive.wait(30)
@@ -1863,14 +1865,14 @@ def test_a_git_lock_made_right_after_vaultmem_checked_a_killed_vaultmems_lock_is
 
     def person_replaces_it_once_checked(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
         found = real_stat(path, *args, **kwargs)
-        if Path(path) == lock and lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK):
+        if Path(path) == lock and lock.read_bytes().startswith(git_index_lock.INDEX_LOCK_MARK):
             lock.unlink()  # the person's rm
             with open(lock, "xb") as made:  # their git command's lock, made as git makes it (O_EXCL)
                 made.write(gits)
         return found
 
-    monkeypatch.setattr(gitops.os, "stat", person_replaces_it_once_checked)
-    gitops._remove_if_left_by_a_dead_vaultmem(lock)
+    monkeypatch.setattr(git_index_lock.os, "stat", person_replaces_it_once_checked)
+    git_index_lock.remove_if_left_by_a_dead_vaultmem(lock)
     monkeypatch.undo()
     assert lock.read_bytes() == gits  # git's lock is where git will rename it from
     assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside
@@ -2118,12 +2120,14 @@ def test_a_staged_version_that_overlaps_vaultmems_edit_is_kept_as_staged_and_sai
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the hook is a shell script")
-def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_that_commit_fail(repo: Path) -> None:
-    """Was: `vaultmem remember` (or `check --fix`, run as a formatter is) from a `pre-commit` hook of
-    `git commit -a` committed, moving HEAD under the person's commit: theirs failed ("cannot lock ref
-    'HEAD'"), and their index lacked vaultmem's new note (`git status`: `D`), for their next commit to
-    record it deleted. Now vaultmem sees it runs inside that commit (GIT_INDEX_FILE names its
-    index.lock) and leaves its change uncommitted, saying why."""
+@pytest.mark.parametrize("commit_args", [["-a"], []], ids=["git commit -a", "git commit"])
+def test_a_vaultmem_write_from_a_pre_commit_hook_does_not_make_that_commit_fail(repo: Path, commit_args: list[str]) -> None:
+    """Was: `vaultmem remember` (or `check --fix`, run as a formatter is) from a `pre-commit` hook
+    committed, moving HEAD under the person's commit: theirs failed ("cannot lock ref 'HEAD'"). With
+    `git commit -a` their index also lacked vaultmem's new note (`git status`: `D`), for their next
+    commit to record it deleted; a plain `git commit` (its hooks get GIT_INDEX_FILE=.git/index, not a
+    lock) was not detected at all. Now vaultmem sees it runs inside a commit's hook (GIT_INDEX_FILE is
+    set) and leaves its change uncommitted, saying why."""
     (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")  # no model to load
     commit_all(repo, "config")
     out = repo.parent / "hook-output.json"
@@ -2133,7 +2137,10 @@ def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_t
                     encoding="utf-8")
     hook.chmod(0o755)
     (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
-    person = subprocess.run(["git", "commit", "-q", "-a", "-m", "maya: her edit"], cwd=repo, capture_output=True, text=True)
+    if not commit_args:
+        git(repo, "add", "mine.md")
+    person = subprocess.run(["git", "commit", "-q", *commit_args, "-m", "maya: her edit"], cwd=repo, capture_output=True,
+                            text=True)
     assert person.returncode == 0, person.stderr  # was: "cannot lock ref 'HEAD'"
     assert changes_of(repo, "HEAD") == ["M\tmine.md"]
     remembered = json.loads(out.read_text(encoding="utf-8"))
@@ -2146,11 +2153,11 @@ def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_t
 FULL_DISK_INDEX_LOCK = """
 import resource, signal, sys
 from pathlib import Path
-from vaultmem import gitops
+from vaultmem import git_index_lock
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
 try:
-    with gitops._git_index_held(Path(sys.argv[1]), 1.0) as held:
+    with git_index_lock.hold_lock(Path(sys.argv[1]), 1.0) as held:
         print("held", held)
 except OSError as error:
     print(type(error).__name__, error)
@@ -2187,3 +2194,152 @@ def test_a_staged_edit_of_a_forgotten_note_moves_with_it_and_the_persons_commit_
     assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""  # was: people/rui.md, back
     assert "Staged line." in git(repo, "show", "HEAD:_archive/people/rui.md")
     assert Vault(repo).check().problems == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no kill -9, and a pid cannot be asked about there")
+def test_the_files_a_killed_vaultmem_commit_left_in_the_git_directory_are_removed_by_the_next_commit(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a vaultmem killed mid-commit left its copy of the person's index (`index.vaultmem-*`,
+    index-sized) in `.git` and its private index in `.vaultmem/`, named by nothing and never removed:
+    one more per kill. Now the next commit removes vaultmem's own files whose maker is dead on this
+    machine; a live maker's, another machine's and every other file are left."""
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")  # no model to load
+    commit_all(repo, "config")
+    git_dir = repo / ".git"
+    (git_dir / "index.lock").write_bytes(b"DIRC")  # the person's git holds the index: vaultmem's commit waits, its copy made
+    killed = subprocess.Popen([sys.executable, "-m", "vaultmem", "--vault", str(repo), "remember", "The boiler is serviced in May."],
+                              env={**os.environ, "PYTHONPATH": str(REPO)}, start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: list(git_dir.glob("index.vaultmem-*")) and list((repo / ".vaultmem").glob("git-index-[0-9]*")),
+                   timeout=120)
+    finally:
+        os.killpg(killed.pid, signal.SIGKILL)
+        killed.wait(30)
+    left = sorted(path.name for path in [*git_dir.glob("index.vaultmem-*"), *(repo / ".vaultmem").glob("git-index-[0-9]*")])
+    assert left and all(f"-{killed.pid}-" in name for name in left)
+    (git_dir / "index.lock").unlink()  # the person's git is done
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    try:
+        kept = [git_dir / f"index.vaultmem-{alive.pid}-{git_index_lock.HOST_TAG}-0123abcd",  # a live maker's
+                git_dir / f"index.vaultmem-{killed.pid}-{'f' * 8 if git_index_lock.HOST_TAG != 'f' * 8 else 'e' * 8}-0123abcd",
+                git_dir / f"index.vaultmem-{killed.pid}-0000abcd",  # an older vaultmem's (no machine named), recent
+                git_dir / "index.vaultmem-notes"]  # another machine's (same pid, another tag); not vaultmem's name
+        for path in kept:
+            path.write_bytes(b"DIRC")
+        older = git_dir / f"index.vaultmem-{killed.pid}-89abcdef"  # an older vaultmem's, untouched for two hours
+        older.write_bytes(b"DIRC")
+        os.utime(older, (time.time() - 7200, time.time() - 7200))
+        with caplog.at_level("WARNING", logger="vaultmem"):
+            result = Vault(repo).remember("The gutters are cleaned in October.", layer="L2", now=NOW)
+        assert result.commit is not None
+        assert all(path.exists() for path in kept)
+    finally:
+        alive.kill()
+        alive.wait(30)
+    assert sorted(path.name for path in git_dir.glob("index.vaultmem-*")) == sorted(path.name for path in kept)
+    assert not list((repo / ".vaultmem").glob("git-index-[0-9]*"))
+    said = " ".join(record.getMessage() for record in caplog.records if "left by a vaultmem commit that was killed" in record.getMessage())
+    assert all(name in said for name in [*left, older.name])
+
+
+def test_a_staged_edit_of_a_note_forgotten_for_good_does_not_bring_it_back_in_the_persons_next_commit(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a note the person had staged an edit of, then deleted for good (`forget --hard`), stayed
+    staged (`git status`: `AD people/rui.md`): their next `git commit` put the deleted note back into
+    the tree, for every machine that pulled to recall it again. Now the staged version goes with the
+    file, and the warning names its blob so that the person can still take it back."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    staged_blob = git(repo, "rev-parse", ":people/rui.md").strip()
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).forget("people/rui", hard=True)
+    assert result.commit is not None
+    assert git(repo, "status", "--porcelain") == ""  # was: "AD people/rui.md"
+    git(repo, "commit", "-q", "--allow-empty", "-m", "maya: her next commit")
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""  # was: people/rui.md, back
+    [said] = [record.getMessage() for record in caplog.records if "your staged version of" in record.getMessage()]
+    assert "people/rui.md" in said and f"git show {staged_blob[:10]}" in said
+    assert "Staged line." in git(repo, "show", staged_blob)  # still there to take back
+
+
+@pytest.mark.skipif(sys.platform == "win32" or shutil.which("gzip") is None, reason="the filter is gzip's")
+def test_a_hunk_staged_in_a_note_stored_through_a_clean_filter_keeps_vaultmems_edit(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Notes stored through a clean/smudge filter (git-crypt, LFS: what git stores is not the text).
+    Was: vaultmem merged its edit into the person's staged version over the stored blobs, which are
+    no text to merge: every staged hunk was said to overlap vaultmem's change and kept without it, and
+    the person's next commit undid that change. Now the three versions are merged as text (smudged),
+    and the result stored through the filter."""
+    git(repo, "config", "filter.gz.clean", "gzip -n -c")
+    git(repo, "config", "filter.gz.smudge", "gunzip -c")
+    (repo / ".gitattributes").write_text("people/*.md filter=gz\n", encoding="utf-8")
+    auto_commit_on(repo)
+    git(repo, "rm", "-q", "--cached", "people/rui.md")
+    commit_all(repo, "notes stored gzipped")
+    note = repo / "people" / "rui.md"
+    committed = note.read_text(encoding="utf-8")
+    note.write_text(committed + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    note.write_text(committed + "\nStaged line.\n\nUnstaged line.\n", encoding="utf-8")
+
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).revise("people/rui", add_tags=["music"])
+    assert result.commit is not None
+    assert not [record for record in caplog.records if "your staged version of" in record.getMessage()]  # was: "overlaps"
+    staged = git(repo, "cat-file", "--filters", "--path=people/rui.md", ":people/rui.md")
+    assert "Staged line." in staged and "music" in staged and "Unstaged line." not in staged
+    git(repo, "commit", "-qm", "maya: staged line")
+    assert "music" in git(repo, "cat-file", "--filters", "--path=people/rui.md", "HEAD:people/rui.md")
+
+
+def test_a_note_the_person_renamed_and_staged_is_not_said_never_tracked(repo: Path) -> None:
+    """Was: after the person's `git mv people/rui.md people/rui-mendes.md` (not committed yet), a
+    vaultmem edit of the note was left out as "git never tracked it", and its forget as "moved from
+    people/rui-mendes.md, which git never tracked" — untrue, and silent on the staged rename that the
+    person's next commit makes, putting the forgotten note back. The reasons now say it is staged only,
+    and how to stage the move too."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    git(repo, "mv", "people/rui.md", "people/rui-mendes.md")
+    revised = Vault(repo).revise("people/rui-mendes", add_tags=["music"])
+    [left_out] = revised.not_committed
+    assert "only as staged" in left_out.reason and "never tracked" not in left_out.reason
+    forgotten = Vault(repo).forget("people/rui-mendes")
+    [left_out] = forgotten.not_committed
+    assert "only as staged" in left_out.reason and "never tracked" not in left_out.reason
+    assert "git add -A -- people/rui-mendes.md _archive/people/rui-mendes.md" in left_out.reason
+    git(repo, "add", "-A", "--", "people/rui-mendes.md", "_archive/people/rui-mendes.md")  # as the reason says
+    git(repo, "commit", "-qm", "maya: the rename, and the forget")
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""
+
+
+def test_a_git_stash_between_vaultmems_write_and_its_commit_leaves_the_change_uncommitted_not_lost(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person runs `git stash` in the moment between vaultmem's write of a note and its commit
+    (the stash takes git's index lock first). Was: the stash took vaultmem's edit out of the file and
+    the commit recorded it all the same; `git stash pop` then left it out (HEAD had it already), the
+    note lacked vaultmem's tag while vaultmem had said "committed", and the person's next `git commit
+    -a` undid it. Now nothing is committed and the file is named; the pop brings the edit back."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
+    real_hold = git_index_lock.hold_lock
+
+    def person_stashes_first(index: Path, seconds: float) -> Any:
+        git(repo, "stash", "-q")
+        return real_hold(index, seconds)
+
+    monkeypatch.setattr(git_index_lock, "hold_lock", person_stashes_first)
+    result = Vault(repo).revise("people/rui", add_tags=["music"])
+    monkeypatch.undo()
+    assert result.commit is None  # was: a commit of a tag the file no longer had
+    [left_out] = result.not_committed
+    assert left_out.path == "people/rui.md" and "git stash pop" in left_out.reason
+    assert "music" not in git(repo, "show", "HEAD:people/rui.md")
+    git(repo, "stash", "pop", "-q")
+    assert "music" in (repo / "people" / "rui.md").read_text(encoding="utf-8")  # was: left out by the pop
+    assert git(repo, "status", "--porcelain") == " M mine.md\n M people/rui.md\n"

@@ -62,7 +62,7 @@ HANG_GUARD_SECONDS = 120  # a guard against hanging the suite, not a timing: the
 @pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs there")
 @pytest.mark.parametrize(("where", "call"), [
     (".vaultmem/watch.lock", "from vaultmem.fences import watcher_alive; print(watcher_alive(root / '.vaultmem'))"),
-    (".git/index.lock", "from vaultmem.gitops import _remove_if_left_by_a_dead_vaultmem as remove; "
+    (".git/index.lock", "from vaultmem.git_index_lock import remove_if_left_by_a_dead_vaultmem as remove; "
                         "print(remove(root / '.git/index.lock'))"),
 ], ids=["watch.lock", "index.lock"])
 def test_a_fifo_planted_where_a_lock_is_asked_about_is_no_lock_and_no_hang(vault_dir: Path, where: str, call: str) -> None:

@@ -20,10 +20,12 @@ import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
+from .lock_files import NOFOLLOW
+
 logger = logging.getLogger(__name__)
 
 TEMP_ATTEMPTS = 100  # names tried before giving up; each has 32 random bits
-_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | getattr(os, "O_BINARY", 0)
 
 
 TEMP_NAME_CHARS = 80  # of the name a temp file is written for (a longer one is cut)

@@ -23,10 +23,10 @@ from typing import Self
 
 from . import durable, renames
 from .errors import PathOutsideVault, WriteConflict
+from .lock_files import NOFOLLOW
 from .notes import content_hash
 
 _DIR_FDS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and os.unlink in os.supports_dir_fd
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
@@ -136,7 +136,7 @@ class PinnedFolder:
 
     def _read_settled(self, name: str) -> bytes | None:
         try:
-            descriptor = os.open(self.at(name), os.O_RDONLY | _NOFOLLOW, dir_fd=self.fd)
+            descriptor = os.open(self.at(name), os.O_RDONLY | NOFOLLOW, dir_fd=self.fd)
         except OSError:
             return None  # gone, or a symlink swapped in
         try:
@@ -165,7 +165,7 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
             if create and _made(part, descriptor):
                 durable.owned_like_folder(part, "", descriptor)  # an archive folder root made: the person's
             try:
-                following = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=descriptor)
+                following = os.open(part, os.O_RDONLY | _DIRECTORY | NOFOLLOW, dir_fd=descriptor)
             except OSError as error:
                 if error.errno not in (errno.ELOOP, errno.ENOTDIR):
                     raise

@@ -7,7 +7,8 @@ change: it is built in a private index from HEAD plus, for each file vaultmem to
 HEAD's version with vaultmem's edit applied. A person's uncommitted edit in that file
 stays uncommitted in the working tree (the result names the file in
 ``yours_left_uncommitted``); their staged changes stay staged; nothing else is ever
-staged. A file whose vaultmem change could not be committed is in ``not_committed``. Processes serialise their commits on a lock file under ``.vaultmem/``.
+staged. A file whose vaultmem change could not be committed is in ``not_committed``. Processes serialise their commits on a lock file under ``.vaultmem/``;
+git's own ``index.lock`` and the swap of the person's index file are git_index_lock.py's.
 
 Every call runs with ``--literal-pathspecs``: a note path is a file name, never a
 pattern. Without it ``:/secret`` names a file at the top of an enclosing repository
@@ -27,21 +28,16 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import index_checks
+from . import git_index_lock, index_checks
 from .errors import GitError, LockFileUnwritable, WriteLockBusy
-from .lock_files import open_lock_file, open_plain_file, read_lock_file
+from .lock_files import POLL_SECONDS, open_lock_file, read_lock_file, try_lock
 from .noteio import FileChange
 from .results import NotCommitted
-
-if sys.platform == "win32":
-    import msvcrt
-else:
-    import fcntl
 
 FIELD = "\x1f"  # between a commit's fields in a --format of ours
 RECORD = "\x1e"  # before each commit's
@@ -530,19 +526,24 @@ DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), s
 
 
 def _inside_git_commit_reason() -> str | None:
-    """Why no commit can be made from inside a ``git commit`` that holds git's index: run from its
-    ``pre-commit`` hook (a ``vaultmem check --fix`` there, as a formatter is run), ``GIT_INDEX_FILE``
-    names the index that commit is writing (``index.lock``, ``next-index-*.lock``). Committing then
-    moved HEAD under that commit, which failed ("cannot lock ref 'HEAD'") and left the person's
-    index without vaultmem's new note (``git status``: ``D``), for their next commit to delete
-    (a review). ``None``: not inside one that says so (an as-is ``git commit`` gives its hooks
-    ``.git/index``, as after it is made)."""
-    index = os.environ.get("GIT_INDEX_FILE", "")
-    if not index.endswith(".lock"):
+    """Why no commit can be made from inside a ``git commit``'s hook (a ``vaultmem check --fix`` in
+    ``pre-commit``, as a formatter is run). git gives the hooks of a commit (``pre-commit``,
+    ``prepare-commit-msg``, ``commit-msg``, ``post-commit``) the index it commits in
+    ``GIT_INDEX_FILE``: the lock it is writing (``index.lock``, ``next-index-*.lock``) for ``commit
+    -a`` or of named files, ``.git/index`` itself for an as-is ``git commit`` (git 2.39, checked).
+    Committing there moved HEAD under that commit, which failed ("cannot lock ref 'HEAD'"); with a
+    lock, the person's index was also left without vaultmem's new note (``git status``: ``D``), for
+    their next commit to delete (two reviews). Nothing else tells a pre-commit from a post-commit
+    hook, so a write in a post-commit hook is left uncommitted too: said, never lost. A person who
+    sets ``GIT_INDEX_FILE`` themselves gets the same answer: vaultmem would otherwise take that index
+    for theirs and point it at its commit. ``None``: it is not set."""
+    index = os.environ.get("GIT_INDEX_FILE")
+    if index is None:
         return None
-    return (f"vaultmem runs inside a `git commit` (its hook: GIT_INDEX_FILE is {index}, the index that commit is "
-            "writing), and a commit now would make that one fail; run vaultmem outside git's hooks, or commit "
-            "this file yourself (`git add` it in the hook to have it in your commit)")
+    writing = "the index that commit is writing" if index.endswith(".lock") else "the index that commit is made from"
+    return (f"vaultmem runs inside a `git commit` (its hook: GIT_INDEX_FILE is {index}, {writing}), and a commit "
+            "now would make that one fail; run vaultmem outside git's hooks, or commit this file yourself (`git "
+            "add` it in the hook to have it in your commit). If no git command is running, unset GIT_INDEX_FILE")
 
 
 @dataclass(frozen=True)
@@ -618,8 +619,6 @@ _INDEX_BUSY = ("another git command held git's index ({lock}: a `git commit` wai
                "certain: check that no process has it open (`lsof {lock}` or `fuser {lock}` prints nothing, and "
                "`pgrep -a git` lists no git working in {top}), then delete it (`rm {lock}`)")
 LOCK_NAME = "git.lock"
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
 _FILE_MODES = ("100644", "100755")  # a plain file's index modes (not a symlink's, nor a submodule's)
@@ -730,6 +729,12 @@ class _Entry:
 _PRIVATE_INDEX = ("-c", "core.splitIndex=false", "-c", "core.fsmonitor=false")
 
 
+_UNDONE_IN_THE_FILE = ("{paths}: the file holds what git's HEAD holds again since vaultmem wrote its change (a `git "
+                       "stash`, `git checkout -- <file>` or `git reset --hard` of yours, or an undo in your editor, took "
+                       "it out), so a commit now would record a change the vault does not have; nothing is committed. "
+                       "If you stashed it, `git stash pop` brings it back: commit it then")
+
+
 class _LeftOut:
     """A path that stays out of the commit (named in the result when it matters)."""
 
@@ -762,7 +767,7 @@ class _Commit:
         self.markers = _in_progress_markers(self.top)
         self.refusal = (_inside_git_commit_reason() or _first_in_progress(self.markers)
                         or (DETACHED_REASON if detached else None))
-        self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
+        self.index_file = lock_dir / f"git-index-{os.getpid()}-{git_index_lock.HOST_TAG}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
         # A note moved with the person's uncommitted edit in it: the blob of the bytes moved, which
@@ -773,6 +778,7 @@ class _Commit:
         self._put_back: dict[str, str] = {}  # path → the commit whose change the index had lost, put back
         self._unstaged: dict[str, str] = {}  # the same, but written too late to be git's: only said
         self._staged_apart: list[str] = []  # the person's staged version overlaps vaultmem's edit: kept, said
+        self._staged_deleted: dict[str, str] = {}  # path → the person's staged blob of a file this commit deletes
         self._moves: dict[str, str] = {}  # a file this commit moves (to the archive): its path → where it was
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
@@ -808,6 +814,7 @@ class _Commit:
         self._moves = {self.full(change.path): self.full(change.moved_from) for change in changes
                        if change.moved_from is not None}
         index = self.top / git_path(self.top, "index")
+        git_index_lock.remove_leftovers(index, self.lock_dir)
         self._open_checks = index_checks.load(self.lock_dir)
         prepared = self._person_index(index, updates, head_entries)
         try:
@@ -817,34 +824,37 @@ class _Commit:
             # at … but expected …"), a pull leaving a half-done merge whose advice, `git reset
             # --hard`, would throw away what vaultmem wrote meanwhile (a trial). Held for as
             # little as can be (a git command that finds it taken fails: a pull says "stash failed").
-            with _git_index_held(index, INDEX_LOCK_SECONDS) as held:
+            with git_index_lock.hold_lock(index, INDEX_LOCK_SECONDS) as held:
                 if not held:
                     return self._left_uncommitted(changes, updates, _INDEX_BUSY.format(
-                        lock=shlex.quote(str(_lock_path(index))), seconds=INDEX_LOCK_SECONDS, top=self.top))
+                        lock=shlex.quote(str(git_index_lock.lock_path(index))), seconds=INDEX_LOCK_SECONDS, top=self.top))
                 refusal = _first_in_progress(self.markers)  # asked again: a pull may have stopped on a conflict since
                 if refusal is not None:
                     return self._left_uncommitted(changes, updates, refusal)
                 if self._created_gone(changes):  # a checkout took one away since it was decided: decide again
                     return None
-                if prepared.stamp != _stamp(index):  # the person's git wrote it since: made again, from theirs
+                undone = self._undone_in_the_files(changes, head_entries)
+                if undone:
+                    return self._left_uncommitted(changes, updates, _UNDONE_IN_THE_FILE.format(paths=", ".join(undone)))
+                if prepared.stamp != git_index_lock.stamp(index):  # the person's git wrote it since: made again, from theirs
                     prepared.discard()
                     prepared = self._person_index(index, updates, head_entries)
                 # The index first, then HEAD: a `git commit` reads HEAD, then the index. Moved first,
                 # HEAD was new to one that read both between the two steps, the index old, and that
                 # commit succeeded with a tree lacking vaultmem's new note — recorded deleted, unsaid
                 # (adr/0017). Now it reads the new index, or the old HEAD and fails at its end.
-                was = _index_set_aside(index) if prepared.copy is not None else None
+                was = git_index_lock.set_aside(index) if prepared.copy is not None else None
                 try:
                     if prepared.copy is not None:
                         prepared.copy.replace(index)  # the person's index, pointing at what is committed next
                     moved = self._move_head(commit)
                 except BaseException:
                     if prepared.copy is not None:
-                        _put_index_back(index, was)
+                        git_index_lock.put_back(index, was)
                     raise
                 if not moved:
                     if prepared.copy is not None:
-                        _put_index_back(index, was)  # HEAD moved meanwhile: their index as it was, byte for byte
+                        git_index_lock.put_back(index, was)  # HEAD moved meanwhile: their index as it was, byte for byte
                     return None
                 if was is not None:
                     was.unlink(missing_ok=True)
@@ -866,13 +876,17 @@ class _Commit:
             log.warning("vaultmem: git's index has %s as it was before vaultmem's commit %s, so your next commit "
                         "would undo that commit's change to it. If you did not unstage it yourself, `git reset -q -- "
                         "%s` puts it back as committed", path, earlier[:10], shlex.quote(path))
+        for path, blob in self._staged_deleted.items():
+            log.warning("vaultmem: your staged version of %s went with the file, which vaultmem's commit %s deletes for "
+                        "good: staged, your next commit would have put it back. `git show %s` prints it, to take it "
+                        "back (`git show %s > %s`)", path, commit[:10], blob[:10], blob[:10], shlex.quote(path))
         for path in self._staged_apart:
             log.warning("vaultmem: your staged version of %s overlaps vaultmem's change to it in commit %s, so it "
                         "is left as you staged it: committing it as staged undoes that change. `git diff --cached -- "
                         "%s` shows it; stage the file again (`git add -p`) to keep both", path, commit[:10], shlex.quote(path))
         now = time.time_ns()
         still_open = [check for check in self._open_checks if check.open_at(now)]
-        stamp = _stamp(index)
+        stamp = git_index_lock.stamp(index)
         if prepared.copy is not None and prepared.set_paths and stamp is not None:
             still_open.append(index_checks.IndexSet(commit, now, stamp[0], {
                 path: (_entry_text(replaced), _entry_text(entry)) for path, (replaced, entry) in prepared.set_paths.items()}))
@@ -889,6 +903,43 @@ class _Commit:
         the merge of that branch did not bring it back and the next `git add -A` deleted it."""
         return any(change.before is None and change.after is not None and not (self.top / self.full(change.path)).exists()
                    for change in changes)
+
+    def _undone_in_the_files(self, changes: Sequence[FileChange], head: Mapping[str, _Entry]) -> list[str]:
+        """The files (vault-relative) where HEAD's version is back since vaultmem wrote its change: an
+        edited note holding HEAD's bytes again, a deleted or moved one back where it was. A `git
+        stash` run between vaultmem's write and its commit took the edit into the stash and out of
+        the file, and the commit recorded it all the same: the file then lacked it, `git stash pop`
+        left it out (HEAD already had it), and the person's next `git commit -a` undid it (a review).
+        Asked under git's index lock, so no git command changes them meanwhile."""
+        undone = []
+        for change in changes:
+            for relative, wanted in self._written_by(change):
+                if self._back_to_head(self.full(relative), wanted, head):
+                    undone.append(relative)
+        return undone
+
+    @staticmethod
+    def _written_by(change: FileChange) -> list[tuple[str, bytes | None]]:
+        """What ``change`` left at each path it wrote (None: no file), a note it created aside."""
+        if change.after is None:
+            return [(change.path, None)]
+        if change.moved_from is not None:
+            return [(change.moved_from, None)]
+        return [] if change.before is None else [(change.path, change.after)]
+
+    def _back_to_head(self, path: str, wanted: bytes | None, head: Mapping[str, _Entry]) -> bool:
+        entry = head.get(path)
+        if entry is None:
+            return False
+        try:
+            found = (self.top / path).read_bytes()
+        except FileNotFoundError:
+            return False  # gone: a deletion stands, and an edited note that is gone is the next write's business
+        except OSError:
+            return False  # a folder there, no permission: not HEAD's bytes as far as can be read
+        if found == wanted:
+            return False
+        return self._blob(found, path) == entry.blob and (wanted is None or self._blob(wanted, path) != entry.blob)
 
     def _left_uncommitted(self, changes: Sequence[FileChange], updates: Mapping[str, _Entry | None],
                           reason: str) -> CommitResult:
@@ -945,6 +996,10 @@ class _Commit:
         was said also of a note git held until a moment ago: the person's `git commit -a`, run
         while vaultmem moved it, committed its removal (a trial: consolidate beside a person's
         commits), and the person was told the note had never been in git."""
+        if self._staged_only(self.full(moved_from)):
+            return (f"moved from {moved_from}, which git holds only as staged (your `git add` or `git mv`, not committed "
+                    f"yet), so vaultmem does not commit it; staged there, your next commit puts it back at {moved_from}: "
+                    f"`git add -A -- {shlex.quote(moved_from)} {shlex.quote(moved_to)}` stages the move too")
         removed = _git(self.top, "log", "-1", "--format=%h", "--", self.full(moved_from), check=False).stdout.strip()
         if not removed:
             return f"moved from {moved_from}, which git never tracked; vaultmem does not commit a file it did not write"
@@ -952,9 +1007,18 @@ class _Commit:
                 f"`git commit -a` run while vaultmem moved it); the moved copy is not in git: `git add {moved_to}` "
                 "and commit it to keep it there")
 
+    def _staged_only(self, path: str) -> bool:
+        """Whether the person's index holds ``path``, which HEAD does not (a staged addition or rename)."""
+        entries, unmerged = _index_stages(self.top, [path])
+        return bool(entries or unmerged)
+
     def _edited(self, relative: str, before: bytes, after: bytes, head: _Entry | None) -> _Entry | _LeftOut:
         path = self.full(relative)
         if head is None:
+            if self._staged_only(path):  # was said "never tracked" of a note the person had just `git mv`-ed
+                return self._leave(relative, "git holds it only as staged (your `git add` or `git mv`, not committed "
+                                                "yet), so a commit would hold the whole file, not only vaultmem's change; "
+                                                "commit it yourself")
             return self._leave(relative, "git never tracked it, so a commit would hold the whole file, not only "
                                             "vaultmem's change; commit it yourself if you want it in git")
         if self._blob(before, path) == head.blob:
@@ -980,8 +1044,11 @@ class _Commit:
 
     def _merge(self, head_blob: str, before: bytes, after: bytes, path: str) -> bytes | None:
         """HEAD's version with vaultmem's edit (before → after) applied; None on overlap."""
-        ours = _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", head_blob)
-        return self._three_way(ours, before, after)
+        return self._three_way(self._smudged(head_blob, path), before, after)
+
+    def _smudged(self, blob: str, path: str) -> bytes:
+        """The bytes ``blob`` has in the working tree at ``path`` (its smudge filter and line endings)."""
+        return _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", blob)
 
     def _three_way(self, ours: bytes, base: bytes, theirs: bytes) -> bytes | None:
         """``ours`` with the change from ``base`` to ``theirs`` applied (``git merge-file``); None
@@ -1012,14 +1079,14 @@ class _Commit:
             if (entry is None or was is None or theirs is None or theirs in (was, entry)
                     or theirs.mode not in _FILE_MODES or was.mode not in _FILE_MODES):
                 continue  # not edited by both (a deletion, a new note, nothing staged, a symlink)
-            contents = blobs(self.top, [was.blob, theirs.blob, entry.blob])
-            merged = self._three_way(contents[theirs.blob], contents[was.blob], contents[entry.blob])
+            # Merged as the working tree holds them (smudged), and stored through the path's filters:
+            # what a filter stores (git-crypt's cipher, an LFS pointer) is no text to merge, and every
+            # staged hunk was said to overlap and kept without vaultmem's edit (a review).
+            merged = self._three_way(*(self._smudged(blob, path) for blob in (theirs.blob, was.blob, entry.blob)))
             if merged is None:
                 self._staged_apart.append(path)
                 continue
-            # No --path: blobs are stored clean, and merging three of them gives a clean one.
-            blob = _git_bytes(self.top, "hash-object", "-w", "--stdin", stdin=merged).decode().strip()
-            carried[path] = _Entry(theirs.mode, blob)
+            carried[path] = _Entry(theirs.mode, self._blob(merged, path, write=True))
         return carried
 
     def _entries(self, paths: Sequence[str]) -> dict[str, _Entry]:
@@ -1053,8 +1120,8 @@ class _Commit:
         about to be committed — only for paths where it held HEAD's version (nothing staged):
         their staged changes stay as they were. No copy when no path needs it. Paths an earlier
         commit's change was lost from by a failed `git commit` are put back (:meth:`_owed`)."""
-        stamp = _stamp(index)
-        copy = index.with_name(f"{index.name}.vaultmem-{os.getpid()}-{secrets.token_hex(4)}")
+        stamp = git_index_lock.stamp(index)
+        copy = git_index_lock.own_name(index, "vaultmem")
         env = {"GIT_INDEX_FILE": str(copy)}
         try:
             if stamp is not None:
@@ -1067,7 +1134,8 @@ class _Commit:
             moved_along = self._staged_moved_along(updates, staged, head)
             unchanged = {path: entry for path, entry in updates.items()
                          if staged.get(path) == head.get(path) and path not in moved_along}
-            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head), **moved_along}
+            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head),
+                      **self._staged_of_deleted(updates, staged, head, moved_along), **moved_along}
             if not writes:
                 copy.unlink(missing_ok=True)
                 return _PreparedIndex(None, stamp)
@@ -1092,6 +1160,20 @@ class _Commit:
                 continue  # nothing of theirs staged there, or the commit does not move it (left out)
             moved[source], moved[target] = None, theirs
         return moved
+
+    def _staged_of_deleted(self, updates: Mapping[str, _Entry | None], staged: Mapping[str, _Entry],
+                           head: Mapping[str, _Entry], moved_along: Mapping[str, _Entry | None]) -> dict[str, None]:
+        """The person's staged version of each file this commit deletes for good (``forget --hard``),
+        taken out of their index with the file, and said with its blob (:attr:`_staged_deleted`). Left
+        there, it was a staged addition of a file no longer anywhere (`git status`: `AD`), and their next
+        `git commit` put the deleted note back into the tree, for every machine that pulled to recall."""
+        self._staged_deleted.clear()
+        for path, entry in updates.items():
+            theirs = staged.get(path)
+            if entry is None and path not in self._moves.values() and path not in moved_along \
+                    and theirs is not None and theirs != head.get(path):
+                self._staged_deleted[path] = theirs.blob
+        return dict.fromkeys(self._staged_deleted)
 
     def _owed(self, staged: Mapping[str, _Entry], unmerged: set[str],
               stamp: tuple[int, int, int] | None) -> dict[str, _Entry | None]:
@@ -1123,7 +1205,7 @@ class _Commit:
 @dataclass
 class _PreparedIndex:
     """The person's index as it is to be after a commit (``copy``; None: unchanged), made from
-    the index whose :func:`_stamp` was ``stamp``."""
+    the index whose :func:`git_index_lock.stamp` was ``stamp``."""
 
     copy: Path | None
     stamp: tuple[int, int, int] | None
@@ -1134,182 +1216,6 @@ class _PreparedIndex:
         if self.copy is not None:
             self.copy.unlink(missing_ok=True)
 
-
-def _index_set_aside(index: Path) -> Path | None:
-    """A second name for the person's index file as it is (a hard link: nothing copied, nothing
-    changed; a copy where links cannot be made), to put it back if the commit it is replaced for
-    is not made; None when there is no index file yet."""
-    aside = index.with_name(f"{index.name}.vaultmem-was-{os.getpid()}-{secrets.token_hex(4)}")
-    try:
-        os.link(index, aside)
-    except FileNotFoundError:
-        return None
-    except OSError:  # a file system without hard links (FAT, some network shares): a copy
-        try:
-            shutil.copy2(index, aside)
-        except FileNotFoundError:
-            return None
-    return aside
-
-
-def _put_index_back(index: Path, was: Path | None) -> None:
-    """The person's index as it was before :func:`_index_set_aside` (none, if there was none)."""
-    if was is None:
-        index.unlink(missing_ok=True)
-    else:
-        was.replace(index)
-
-
-def _stamp(index: Path) -> tuple[int, int, int] | None:
-    """Which version of git's index file this is: git writes a new file and renames it over
-    the old one, so a write changes the inode."""
-    try:
-        status = index.stat()
-    except FileNotFoundError:
-        return None
-    return status.st_ino, status.st_mtime_ns, status.st_size
-
-
-@contextmanager
-def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
-    """Hold git's own lock on its ``index`` (``index.lock``, made with ``O_EXCL`` as git makes
-    it) for the block, waiting up to ``seconds`` for a git command that holds it; yields
-    whether the lock was had in time. vaultmem's own lock says so in its first line and is
-    flocked while held, so one a killed vaultmem left behind is known and removed
-    (:func:`_remove_if_left_by_a_dead_vaultmem`, adr/0017)."""
-    lock = _lock_path(index)
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW, 0o644)
-            break
-        except FileExistsError:
-            if _remove_if_left_by_a_dead_vaultmem(lock):
-                continue
-            if time.monotonic() >= deadline:
-                yield False
-                return
-            time.sleep(LOCK_POLL_SECONDS)
-    try:
-        _mark_as_ours(descriptor, lock)
-        yield True
-    finally:
-        try:
-            _release_index_lock(lock, descriptor)
-        finally:
-            os.close(descriptor)  # after the removal: until then a reader finds it flocked, so held
-
-
-def _release_index_lock(lock: Path, descriptor: int) -> None:
-    """Remove the ``index.lock`` vaultmem holds (``descriptor``), only if its name still holds it.
-    Git's advice for a lock it finds is "remove the file manually": a person who did so while
-    vaultmem held it, and whose git command then made its own, had that live lock unlinked by
-    vaultmem's release — and a second git command could then write the index beside the first."""
-    with suppress(FileNotFoundError):  # removed by the person, and no lock made since: nothing of ours is left
-        _take_away_if_still(lock, os.fstat(descriptor))
-
-
-# The first line of an index.lock vaultmem made: git's own holds an index ("DIRC…") or nothing yet.
-INDEX_LOCK_MARK = b"vaultmem commit lock: "
-
-
-def _mark_as_ours(descriptor: int, lock: Path) -> None:
-    """Flock the new ``index.lock``, then say whose it is: flocked first, so a reader that finds
-    the mark finds the lock held while this process lives (and free once it is killed)."""
-    if sys.platform == "win32":
-        return  # no flock: a lock left there is never taken for a dead vaultmem's
-    fcntl.flock(descriptor, fcntl.LOCK_EX)  # new and unknown to anyone else: taken at once
-    mark = INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace")
-    try:
-        os.write(descriptor, mark)
-    except OSError as error:  # a full disk: os.write's error names no file
-        raise OSError(error.errno, error.strerror, str(lock)) from None
-
-
-def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
-    """Remove ``lock`` if, and only if, it is certain that a vaultmem commit made it and was
-    killed: it begins with :data:`INDEX_LOCK_MARK` naming this machine, its flock is free (the
-    kernel releases it with the process that held it; a live vaultmem still holds it), and the
-    name is still that file. True when it is gone (removed, or gone meanwhile): take it again.
-    A git command's lock, an older vaultmem's (empty) or one of another machine's is never
-    removed: the wait ends with :data:`_INDEX_BUSY`, which says how to check and remove it."""
-    if sys.platform == "win32":
-        return False
-    try:
-        # Read and write: an exclusive lock that NFS emulates with fcntl needs a writable descriptor.
-        descriptor = open_plain_file(lock, os.O_RDWR)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False  # a symlink, no permission: not known to be ours, so left to the person (_INDEX_BUSY)
-    if descriptor is None:
-        return False  # a FIFO (its read waited for ever) or a device: no lock of vaultmem's
-    try:
-        first = os.read(descriptor, 200)
-        mine = INDEX_LOCK_MARK + b"pid "
-        if not first.startswith(mine) or not first.rstrip(b"\n").endswith(f" on {socket.gethostname()}".encode(errors="replace")):
-            return False
-        if not _flock_free(descriptor):
-            return False  # the vaultmem that made it is alive and holds it, or no flock answers here
-        found, opened = os.stat(lock, follow_symlinks=False), os.fstat(descriptor)
-        if (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
-            return True  # replaced meanwhile: not this file; take the new one's turn
-        if not _take_away_if_still(lock, opened):
-            return True  # a git command's new lock took its name meanwhile: left to it, take its turn
-        log.warning("vaultmem: removed %s, left by a vaultmem commit that was killed (%s)", lock,
-                    first[len(INDEX_LOCK_MARK):].decode(errors="replace").strip())
-        return True
-    except FileNotFoundError:
-        return True
-    finally:
-        os.close(descriptor)
-
-
-def _take_away_if_still(lock: Path, opened: os.stat_result) -> bool:
-    """Remove ``lock`` if its name still holds the file ``opened``; put back whatever else it held.
-
-    No system call removes a name only if it still holds a given file, so between the check and
-    the removal the person can `rm` the left lock and a git command make its own: an unlink there
-    removed git's live lock, vaultmem made its own, and git's rename of `index.lock` over the index
-    then moved vaultmem's lock file there — a garbage index, the person's staged changes gone. The
-    name is moved aside (one atomic rename) and looked at there: git's lock goes back under its name
-    (a link, which never replaces a file), and git finishes unharmed. Left: git renaming its lock in
-    the microseconds it is aside fails cleanly ("unable to write new index file"), and the lock put
-    back is then a dead one the person removes (adr/0017)."""
-    aside = lock.with_name(f"{lock.name}.vaultmem-left-{os.getpid()}-{secrets.token_hex(4)}")
-    os.rename(lock, aside)
-    moved = os.stat(aside, follow_symlinks=False)
-    if (moved.st_dev, moved.st_ino) == (opened.st_dev, opened.st_ino):
-        aside.unlink()
-        return True
-    try:
-        os.link(aside, lock, follow_symlinks=False)
-        aside.unlink()
-        return False
-    except FileExistsError:
-        pass
-    except OSError:  # no hard links here: renamed back, unless a lock took the name meanwhile
-        if not os.path.lexists(lock):
-            os.rename(aside, lock)
-            return False
-    aside.unlink()
-    log.warning("vaultmem: took a git command's %s aside for a left one of vaultmem's, and another took the name "
-                "meanwhile; that git command will fail (\"unable to write new index file\"): run it again", lock)
-    return False
-
-
-def _flock_free(descriptor: int) -> bool:
-    """Did an exclusive flock on ``descriptor`` succeed at once (it is then held)? A file system
-    that answers no flock at all (an error other than "held") cannot say the holder is dead."""
-    try:
-        return _try_lock(descriptor)
-    except OSError as error:
-        log.debug("vaultmem: no flock on git's index.lock (%s); it is left to the person", error)
-        return False
-
-
-def _lock_path(index: Path) -> Path:
-    return index.with_name(index.name + ".lock")
 
 def _signs_commits(top: Path) -> bool:
     """Whether the person's ``commit.gpgSign`` asks for signed commits. ``commit-tree``
@@ -1391,7 +1297,7 @@ def _wait_for_lock(descriptor: int, path: Path, wait: LockWait) -> None:
     started = time.monotonic()
     told_at: float | None = None
     listener = _wait_listener.get()
-    while not _try_lock(descriptor):
+    while not try_lock(descriptor):
         waited = time.monotonic() - started
         if waited >= wait.at_most:
             raise WriteLockBusy(path, wait.at_most, _holder(path))
@@ -1404,7 +1310,7 @@ def _wait_for_lock(descriptor: int, path: Path, wait: LockWait) -> None:
         elif told_at is not None and listener is not None and waited - told_at >= wait.tell_every:
             told_at = waited
             listener(LockWaiting(_waiting_message(path, wait), waited, wait.at_most))
-        time.sleep(LOCK_POLL_SECONDS)
+        time.sleep(POLL_SECONDS)
 
 
 def _waiting_message(path: Path, wait: LockWait) -> str:
@@ -1454,19 +1360,3 @@ def _alive(pid: int) -> bool:
     except (PermissionError, OSError):
         return True  # another user's process, or a platform where the signal cannot ask: say what the file says
     return True
-
-
-def _try_lock(descriptor: int) -> bool:
-    if sys.platform == "win32":
-        try:
-            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-

@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .git_index_lock import HOST_TAG
+
 FILE_NAME = "git-index-checks.json"
 # How long after vaultmem's commit git's index may be written by a command that read it before:
 # a `git commit` writes it right after it takes the lock, a moment after reading it (the time
@@ -142,7 +144,7 @@ def save(lock_dir: Path, sets: Sequence[IndexSet]) -> None:
     if not sets:
         path.unlink(missing_ok=True)
         return
-    temporary = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}")
+    temporary = path.with_name(f"{path.name}.{os.getpid()}-{HOST_TAG}-{secrets.token_hex(4)}")
     try:
         temporary.write_text(json.dumps([record.as_json() for record in sets[-KEPT:]]), encoding="utf-8")
         temporary.replace(path)

@@ -4,7 +4,9 @@
 Opened plainly (``O_RDWR | O_CREAT``), a symlink planted at such a name made vaultmem create
 the file it named, wherever it was, and ``git.lock`` (which holds its holder's pid line) was
 truncated and written there. A lock's name that holds anything but a plain file is refused
-with :class:`UnsafeLockFile`, naming it and how to remove it (adr/0017).
+with :class:`UnsafeLockFile`, naming it and how to remove it (adr/0017). ``NOFOLLOW`` and the
+non-blocking lock (:func:`try_lock`) are defined here once, for every module that opens or locks
+such a name (git_index_lock, gitops, folders, durable).
 """
 
 from __future__ import annotations
@@ -12,20 +14,29 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from pathlib import Path
 
 from .errors import UnsafeLockFile
 
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+if sys.platform == "win32":
+    import msvcrt
+else:
+    import fcntl
+
+# Every open of a name vaultmem asks about or locks refuses to follow a symlink there (0 where
+# the platform has no such flag: Windows, whose callers check the name first).
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+POLL_SECONDS = 0.05  # how often a wait for a lock held by another looks again
 
 
 def open_lock_file(path: Path, mode: int = 0o644) -> int:
     """``path`` opened to read, write and lock, made (with ``mode``) when missing; a symlink
     or anything else that is no plain file there is :class:`UnsafeLockFile`."""
-    if not _NOFOLLOW and path.is_symlink():  # Windows: no O_NOFOLLOW, the name is checked first
+    if not NOFOLLOW and path.is_symlink():  # Windows: no O_NOFOLLOW, the name is checked first
         raise UnsafeLockFile(path, f"a symbolic link (to {os.readlink(path)})")
     try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, mode)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, mode)
     except OSError as error:
         # ELOOP (Linux, macOS) or EMLINK (FreeBSD) for a symlink under O_NOFOLLOW.
         if error.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink():
@@ -41,7 +52,7 @@ def open_plain_file(path: Path, flags: int) -> int | None:
     """``path`` opened with ``flags`` to be asked about (its flock, its first line), never
     through a symlink (``OSError``); ``None`` when it holds no plain file. ``O_NONBLOCK``: a
     FIFO planted there hung the open (read-only, waiting for a writer) or the read that followed."""
-    descriptor = os.open(path, flags | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    descriptor = os.open(path, flags | NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
         return None
@@ -56,3 +67,21 @@ def read_lock_file(path: Path, limit: int) -> bytes:
         raise OSError(errno.EINVAL, "no plain file", str(path))
     with os.fdopen(descriptor, "rb") as file:
         return file.read(limit)
+
+
+def try_lock(descriptor: int) -> bool:
+    """Did an exclusive lock on ``descriptor`` succeed at once (it is then held)? False when
+    another holds it; another failure of the lock call is raised."""
+    if sys.platform == "win32":
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
