@@ -314,7 +314,9 @@ from .spelled_days import value_date
 # 107: the index's `created_us` (what `stale` counts from) reads the vault's `[dates] created` names in order
 #     (dating.made_moment), not `created` alone: a `creado:` stamp beside a `date:` was left for the file's time.
 #     Nothing is embedded again.
-READER_VERSION = "107"
+# 108: a task box with nothing after it (`- [ ] `, a template's placeholder) is no task (task_dates._tasks).
+#     Nothing is embedded again.
+READER_VERSION = "108"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
