@@ -37,6 +37,7 @@ from vaultmem.consolidate import (
     unreliable_reason,
     work_of,
     why_kept,
+    without_common_words,
 )
 from vaultmem.errors import NoteWritten, Surface, UsageError, respelled
 from vaultmem.lifecycle import resolve_now, to_epoch_us
@@ -1579,3 +1580,72 @@ def test_apply_rewrites_a_link_by_timestamp_id_to_the_kept_zettel(tmp_path: Path
     assert len(list((tmp_path / "_archive").glob("2024*.md"))) == 1
     number = kept.split(" ")[0]
     assert (tmp_path / "hub.md").read_text(encoding="utf-8") == f"See [[{number}]] and [[{number}]].\n"
+
+
+# A page of a hub's generator template (made up here): badges-like links, an id, a maintainer, a
+# donation comment and a footer, the same in every page but for the tool's name, id and one line.
+TOOL_PAGE = """---
+tool-id: {id}-kit
+tags: []
+publish: true
+---
+
+%% ----- Header: generated, do not edit this section ----- %%
+
+# {name}
+
+Tool ID: `{id}-kit`
+Links: [Source repository](https://example.org/toolhub/{id}-kit) or [Open in the hub](toolhub://show-tool?id={id}-kit)
+Maintained by: [[Rowan Vale]]
+Works offline: [[Offline tools|Yes]]
+
+{summary}
+
+%% ----- Do not edit anything above this line ----- %%
+
+%% Does the maintainer accept donations? Uncomment the next line and add them to the maintainer's note. If they don't, please delete the placeholder tag: #placeholder/maintainer %%
+%% ![[Rowan Vale#Support this maintainer]] %%
+
+%% Hub footer: please don't edit anything below this line %%
+
+# This page in the repository
+
+[Edit this page](https://example.org/toolhub/edit/Tools/{id}-kit.md "hub-edit") | [Copy this page](https://example.org/toolhub/raw/Tools/{id}-kit.md "hub-copy") | [Download the hub](https://example.org/toolhub/archive/main.zip "hub-download")
+"""
+TOOLS = {"chess": ("Chess Kit", "A chess game viewer and editor"),
+         "stencil": ("Stencil Kit", "Create and use templates"),
+         "ledger": ("Ledger Kit", "Plain text accounting with ledger files"),
+         "abacus": ("Abacus Kit", "Calculate sums in tables"),
+         "lantern": ("Lantern Kit", "Highlight the current line"),
+         "compass": ("Compass Kit", "Show a map of linked places")}
+
+
+def test_pages_of_one_generator_template_on_different_tools_are_never_merged_and_a_page_and_its_copy_still_are(
+        vault_dir: Path, wordllama: object) -> None:
+    # Trial (s38, the Obsidian Hub): 19 plugin pages of the hub's generator template (not in the
+    # vault's templates folder) were planned into one, and Chesser into Templater at 0.968: their
+    # texts shared over half their words, all the template's, and every plugin's name held "obsidian".
+    for tool, (name, summary) in TOOLS.items():
+        write_file(vault_dir, f"Tools/{tool}-kit.md", TOOL_PAGE.format(id=tool, name=name, summary=summary))
+    copy = TOOL_PAGE.format(id="chess", name="Chess Kit", summary=TOOLS["chess"][1]) + "\nPlays blitz too.\n"
+    write_file(vault_dir, "Tools/chess-kit (conflicted copy 2026-03-02).md", copy)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"Tools/chess-kit.md", "Tools/chess-kit (conflicted copy 2026-03-02).md"})}
+    assert report.plan.few_common_words >= 5  # the tools' pages, alike by the template's words alone
+
+
+def test_words_many_of_the_compared_notes_hold_are_no_evidence_two_of_them_say_one_thing() -> None:
+    template = frozenset({"tool", "id", "links", "source", "repository", "maintained", "rowan", "vale", "footer"})
+    pages = {label: OwnWords(template | own, frozenset({"kit", name})) for label, (own, name) in enumerate(
+        [(frozenset({"chess", "game", "viewer"}), "chess"), (frozenset({"create", "templates"}), "stencil"),
+         (frozenset({"ledger", "accounting"}), "ledger"), (frozenset({"sums", "tables"}), "abacus"),
+         (frozenset({"chess", "game", "viewer", "blitz"}), "chess")], start=1)}
+    own = without_common_words(pages)
+    assert own[1].own_text == frozenset({"chess", "game", "viewer"}) and own[1].own_name == frozenset({"chess"})
+    pairs = {(1, 2): 0.968, (1, 5): 0.99, (3, 4): 0.95}
+    assert own_pairs_alike_in_words(pairs, pages) == (pairs, 0, 0)  # whole, they share most words and "kit"
+    assert own_pairs_alike_in_words(pairs, own) == ({(1, 5): 0.99}, 2, 0)
+    # Under five notes, no word is common: each note is compared whole.
+    few = without_common_words({label: pages[label] for label in (1, 2, 3)})
+    assert all(words.own_text == words.text for words in few.values())

@@ -673,3 +673,12 @@ def test_a_long_task_list_comes_in_parts_by_offset_in_the_api_the_cli_and_over_m
             assert [(task["path"], task["line"]) for task in first["tasks"] + rest["tasks"]] == whole
 
     run(scenario)
+
+
+def test_a_box_with_nothing_after_it_is_no_task_a_box_with_a_day_only_still_is(tmp_path: Path) -> None:
+    # Trial (s38, the Obsidian Hub): a note made from a template whose checklist was left blank
+    # (`- [ ] ` rows) was listed by `tasks` as five open tasks with no words.
+    body = "## Checklist\n- [ ] \n- [ ]  \n* [x] \t\n> - [ ] \r\n- [ ] Write the intro\n- [ ] 📅 2025-12-12\n"
+    assert [(task.line, task.text) for task in task_lines(body)] == [(6, "Write the intro"), (7, "")]
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Plan.md": body})
+    assert listed(root) == [("Plan.md", 7), ("Plan.md", 6)]  # by due day: the dated one first

@@ -39,7 +39,8 @@ Finding clusters (reads, then a pure core):
    (``no_common_words``; Chinese or Japanese: under CJK_SHARED_PAIRS of their pairs of
    characters), when it is alike only by a template's lines (``template_alike``), and — two
    of your own notes only — when their texts share under OWN_SHARED_WORDS of their words
-   (``few_common_words``) or their names share no word (``different_names``): the English
+   (``few_common_words``) or their names share no word (``different_names``) — each also without the
+   words COMMON_NOTES or more of the compared notes hold, a template's (:func:`without_common_words`): the English
    embedder put two Turkish study notes at 0.891, and a Japanese diary day copied into a spec
    page would have been archived into it (:func:`own_pairs_alike_in_words`).
 6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
@@ -55,8 +56,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -152,6 +154,9 @@ CJK_SHARED_PAIRS = 0.2  # the share of two such texts' pairs they must have in c
 # sync_copies.RESEMBLING: a page and its copy share most of theirs (0.71–1.0 measured), two pages on
 # one subject a fifth at most (0.04–0.25 in a Turkish and a Japanese vault: adr/0010).
 OWN_SHARED_WORDS = 0.5
+# A word at least this many of the compared notes of your own hold (in their texts, or their names)
+# is a template's or the vault's, not evidence that two of them say one thing (without_common_words).
+COMMON_NOTES = 5
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,000 is 1000
 _TWELVE_HOUR = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 2:30pm is 14:30
 
@@ -413,7 +418,8 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
                                                              named_templates)
     vocabularies = {label: text_vocabulary(without_field_lines(note.body)) for label, note in notes.items()}
     pairs, no_common_words = pairs_sharing_words(confirmed, vocabularies)
-    own = {label: OwnWords(vocabularies[label], name_vocabulary(note.title)) for label, note in notes.items() if note.layer is None}
+    own = without_common_words({label: OwnWords(vocabularies[label], name_vocabulary(note.title))
+                                for label, note in notes.items() if note.layer is None})
     pairs, few_common_words, different_names = own_pairs_alike_in_words(pairs, own)
     # Your own dated pages only: memories (with a layer) said again on another day are what
     # consolidation is for, day in their file names or not (the sample's standup notes).
@@ -778,10 +784,36 @@ def pairs_sharing_words(pairs: Mapping[tuple[int, int], float],
 @dataclass(frozen=True)
 class OwnWords:
     """What one of your own notes (no layer) is compared by in words: its text's
-    (:func:`text_vocabulary`) and its name's (:func:`name_vocabulary`)."""
+    (:func:`text_vocabulary`) and its name's (:func:`name_vocabulary`) — and the same without
+    the words many of the compared notes hold (:func:`without_common_words`; None: as whole)."""
 
     text: frozenset[str]
     name: frozenset[str]
+    rare_text: frozenset[str] | None = None
+    rare_name: frozenset[str] | None = None
+
+    @property
+    def own_text(self) -> frozenset[str]:
+        return self.text if self.rare_text is None else self.rare_text
+
+    @property
+    def own_name(self) -> frozenset[str]:
+        return self.name if self.rare_name is None else self.rare_name
+
+
+def without_common_words(own: Mapping[int, OwnWords], common: int = COMMON_NOTES) -> dict[int, OwnWords]:
+    """``own`` with each note's words also counted without those that at least ``common`` of the
+    notes hold in their texts (their names: in their names) — a template's words, not evidence
+    that two notes say one thing. Nineteen plugin pages of one generator's template (badges,
+    "Plugin ID", a sponsor comment, a footer) shared over half their words, and every plugin's
+    name held "obsidian": --any-note planned them into one note, and Chesser into Templater at
+    0.968 (a trial, the Obsidian Hub). Without the common words, Chesser says "chess game viewer
+    editor" and Templater "create and use templates"."""
+    text_counts = Counter(word for words in own.values() for word in words.text)
+    name_counts = Counter(word for words in own.values() for word in words.name)
+    return {label: replace(words, rare_text=frozenset(word for word in words.text if text_counts[word] < common),
+                           rare_name=frozenset(word for word in words.name if name_counts[word] < common))
+            for label, words in own.items()}
 
 
 def name_vocabulary(title: str) -> frozenset[str]:
@@ -805,20 +837,32 @@ def own_pairs_alike_in_words(pairs: Mapping[tuple[int, int], float],
     page, archiving the day. A page and its copy — a sync tool's, ``Note (copy)``, the same note
     in two folders — share most words and a name. Memories are not held to either: one fact said
     again in other words shares a fifth of its words (the sample's oat-milk trio 0.18–0.26), and
-    its name is its first line. A note with no word in its text or name leaves that test to the others."""
+    its name is its first line. A note with no word in its text or name leaves that test to the others.
+    Each test is passed twice: by the whole words, and by those few of the compared notes hold
+    (:func:`without_common_words`: a template's words are no evidence), so no pair passes here that
+    the whole words kept apart."""
     kept: dict[tuple[int, int], float] = {}
     few_common_words = different_names = 0
     for pair, cosine in pairs.items():
         first, second = own.get(pair[0]), own.get(pair[1])
         if first is None or second is None:
             kept[pair] = cosine
-        elif first.text and second.text and len(first.text & second.text) < OWN_SHARED_WORDS * len(first.text | second.text):
+        elif _few_shared(first.text, second.text) or _few_shared(first.own_text, second.own_text):
             few_common_words += 1
-        elif first.name and second.name and not first.name & second.name:
+        elif _none_shared(first.name, second.name) or _none_shared(first.own_name, second.own_name):
             different_names += 1
         else:
             kept[pair] = cosine
     return kept, few_common_words, different_names
+
+
+def _few_shared(first: frozenset[str], second: frozenset[str]) -> bool:
+    """Two sets of words (both some) sharing under :data:`OWN_SHARED_WORDS` of them (Jaccard)."""
+    return bool(first and second) and len(first & second) < OWN_SHARED_WORDS * len(first | second)
+
+
+def _none_shared(first: frozenset[str], second: frozenset[str]) -> bool:
+    return bool(first and second) and not first & second
 
 
 def _on_24_hour_clock(time: re.Match[str]) -> str:

@@ -319,7 +319,9 @@ from .spelled_days import value_date
 #     and a `created` that calendar reads (`1403-02-31`) is no "no day or time" problem (dating.read_problems).
 # 109: a citation key that goes on after its year (`@doe2020-supp`, `@smith2019:ch2`) gets its author and year after
 #     the whole key, not inside it (citation_words.py). No note of the five evaluation sets cites a key.
-READER_VERSION = "109"
+# 110: a task box with nothing after it (`- [ ] `, a template's placeholder) is no task (task_dates._tasks).
+#     Nothing is embedded again.
+READER_VERSION = "110"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -95,12 +95,16 @@ def task_days(body: str, body_line: int = 1, rules: TaskRules | None = None, boa
 
 
 def _tasks(body: str) -> list[re.Match[str]]:
-    """The task lines of ``body`` outside code and ``%%`` comments (the box, then the rest)."""
+    """The task lines of ``body`` outside code and ``%%`` comments (the box, then the rest). A box
+    with nothing after it (``- [ ] ``: a template's placeholder, or the line Obsidian starts after
+    a task on Enter) is no task: it says nothing to do, and a note of a template listed five blank
+    rows (a trial, the Obsidian Hub)."""
     if _ANY_BOX.search(body) is None:  # most notes: one scan in C, nothing else
         return []
     code = code_ranges(body)
     left_out = sorted([*code, *hidden_ranges(body, code)])
-    return [task for task in _TASK_BOX.finditer(body) if not any(start <= task.start() < end for start, end in left_out)]
+    return [task for task in _TASK_BOX.finditer(body)
+            if task["rest"].strip() and not any(start <= task.start() < end for start, end in left_out)]
 
 
 def _box(task: re.Match[str]) -> str:
