@@ -59,6 +59,28 @@ def test_a_memory_is_dated_when_it_was_remembered_not_by_a_day_its_title_mention
         assert named is not None and (named.moment.day, named.source) == (25, "file name"), path
 
 
+def test_a_memory_whose_yaml_a_person_broke_keeps_its_title_and_day_in_a_listing_by_date(
+        vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    # Trial (s38, an agent's week on kepano): a person added `note: she said: call me after 6` to a
+    # memory; only its id, layer and expiry were read line by line, so `list_notes(since="this week")`
+    # counted it among the notes without a date, and it was named by its file, not its title.
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("memories/ana-friend-architect-is-helping-with-the-flat.md",
+               "---\nid: 01M8XB47DCT740S0565CDCV382\ntitle: Ana (friend, architect) is helping with the flat search\n"
+               "layer: L3\nnote: she said: call me after 6\ntags:\n  - people\ncreated: 2026-11-30T06:58:01+00:00\n"
+               "expires_at: 2027-03-03T06:58:01+00:00\n---\nAna knows people in Alfama.\n")
+    write_note("Journal/undated thoughts.md", "No date anywhere.\n")
+    with Vault(vault_dir) as vault:
+        listed = vault.list_notes(since="7d", now=NOW)
+        got = vault.get("01M8XB47DCT740S0565CDCV382")
+        problems = [problem.field for problem in vault.check().problems]
+    [row] = listed
+    assert (row.path, row.title) == ("memories/ana-friend-architect-is-helping-with-the-flat.md",
+                                     "Ana (friend, architect) is helping with the flat search")
+    assert got.date is not None and got.date.startswith("2026-11-30")
+    assert problems == ["frontmatter"]  # the broken YAML is still named; nothing else is said of the note
+
+
 def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
     # A template's placeholder, a month that does not exist, a number in a name that only looks like a date.
     templated = note_date({"date": "{{date}}", "created": "2023-09-12"}, "Notes/Plan 2026-13-45.md")

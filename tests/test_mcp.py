@@ -17,7 +17,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -844,6 +844,23 @@ def test_a_note_whose_yaml_does_not_load_names_the_tools_that_leave_it_alone(vau
     assert "until then only its layer line(s) are read; check --fix, expire and consolidate leave it alone" in said, said
 
 
+def test_remember_over_mcp_reads_a_date_in_words_and_says_the_day_it_read(vault_dir: Path, log: Path) -> None:
+    """Was (s38 trial): remember(date='next tuesday') refused, ISO only, while list_notes(since='last
+    week') read words: an agent that does not know today's date had to guess it."""
+    today = datetime.now().astimezone().date()
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            saved = await served.call("remember", text="Met Dana at the climbing gym.", date="yesterday")
+            yesterday = (today - timedelta(days=1)).isoformat()
+            assert saved["date_read"].startswith("'yesterday' is ") and yesterday in saved["date_read"], saved
+            assert f"\ndate: {yesterday}\n" in (vault_dir / saved["path"]).read_text(encoding="utf-8")
+            refused = await served.error("remember", text="Met Dana.", date="last week")
+            assert "not one day" in refused and "last friday, next tuesday" in refused, refused
+
+    run(scenario)
+
+
 def test_an_index_of_another_embedder_asks_the_agent_for_a_restart_not_a_command(vault_dir: Path,
                                                                                   write_note: Callable[..., Path],
                                                                                   log: Path) -> None:
@@ -1448,8 +1465,10 @@ def test_an_agent_moves_an_appointment_to_its_new_day_with_revise_date(vault_dir
             tuesday = await served.call("list_notes", since="2099-12-08", until="2099-12-08")
             thursday = await served.call("list_notes", since="2099-12-10", until="2099-12-10")
             assert tuesday["notes"] == [] and [entry["id"] for entry in thursday["notes"]] == [booked["id"]]
-            refused = await served.error("revise", note=booked["id"], date="Thursday")
-            assert "InvalidTimestamp: date: invalid timestamp 'Thursday': use ISO-8601" in refused
+            # A day in words is read (date_read says which day); a range of days is refused, naming its days.
+            refused = await served.error("revise", note=booked["id"], date="this week")
+            assert "InvalidTimestamp: date: invalid timestamp 'this week' (this week is " in refused, refused
+            assert "not one day): give one day" in refused, refused
 
     run(scenario)
 
@@ -1639,7 +1658,8 @@ def test_revise_of_a_note_whose_yaml_does_not_load_says_so_beside_the_title_and_
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:
             revised = await served.call("revise", note="ana-1", append="Her number is in my phone under Ana Arq.")
-            assert (revised["title"], revised["tags"], revised["changed"]) == ("ana", [], ["body"])
+            # Its title line is still read, line by line (notes.salvage_lifecycle); its tags list is not.
+            assert (revised["title"], revised["tags"], revised["changed"]) == ("Ana helps with the flat", [], ["body"])
             [problem] = revised["problems"]
             assert problem["path"] == "memories/ana.md" and problem["field"] == "frontmatter"
             assert problem["message"].startswith("YAML does not load at line 5")

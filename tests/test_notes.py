@@ -152,6 +152,16 @@ def test_yaml_scanner_error_is_reported_with_the_line_and_the_body_kept() -> Non
     assert "quote" in problem.fix
 
 
+def test_a_broken_frontmatter_keeps_its_title_and_date_lines_when_the_broken_line_is_another() -> None:
+    note = parse("---\ntitle: Ana helps\nlayer: L3\nnote: she said: call me after 6\ntags:\n  - people\n"
+                 "created: 2026-12-03T06:58:01+00:00\ndate: 2026-12-02\n---\nAna helps.\n")
+    assert note.title == "Ana helps"
+    assert note.meta == {"title": "Ana helps", "layer": "L3", "created": datetime.fromisoformat("2026-12-03T06:58:01+00:00"),
+                         "date": date(2026, 12, 2)}  # not tags: a half-read list is worse than none (adr/0020)
+    [problem] = note.problems
+    assert problem.field == "frontmatter" and "until then only its layer, title, created, date line(s) are read" in str(problem.fix)
+
+
 def test_a_date_template_placeholder_is_reported_as_a_template() -> None:
     note = parse("---\ncreated: {{date}}\ntags:\n  - daily\n---\n# {{title}}\n")
     [problem] = note.problems
@@ -282,10 +292,11 @@ def test_a_second_colon_in_the_title_keeps_the_lifecycle_lines_of_the_note() -> 
                  "created: 2026-10-01T09:00:00+00:00\nexpires_at: 2026-11-01T00:00:00+00:00\npermanent: false\n---\nbody\n")
     assert note.metadata_unloaded
     assert note.meta == {"id": "01JD8X5K4M2N7P9Q3R6S8T0V1W", "layer": "L2",
-                         "expires_at": datetime.fromisoformat("2026-11-01T00:00:00+00:00"), "permanent": False}
+                         "expires_at": datetime.fromisoformat("2026-11-01T00:00:00+00:00"), "permanent": False,
+                         "created": datetime.fromisoformat("2026-10-01T09:00:00+00:00")}  # not the broken title line
     assert note.id == "01JD8X5K4M2N7P9Q3R6S8T0V1W"  # not the path: usage history stays with it
-    assert note.layer == "L2"
-    assert "id, layer, expires_at, permanent" in note.problems[0].fix
+    assert note.layer == "L2" and note.title == "note"
+    assert "id, layer, expires_at, permanent, created line(s)" in note.problems[0].fix
 
 
 @pytest.mark.parametrize(

@@ -755,12 +755,52 @@ def test_remember_date_said_as_a_cjk_or_year_first_day_is_that_day(vault: Vault,
     assert [listed.path for listed in vault.list_notes(since=day, until=day, now=NOW)] == [result.path]
 
 
-@pytest.mark.parametrize("bad", ["2026-02-30", "2025年2月30日", "2025年3月", "next tuesday", ""])
+@pytest.mark.parametrize("bad", ["2026-02-30", "2025年2月30日", "2025年3月", "last week", "this month", ""])
 def test_remember_refuses_a_date_that_is_no_day_and_writes_nothing(vault: Vault, bad: str) -> None:
     before = snapshot_files(vault.root)
     with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp"):
         vault.remember("Met Dana.", date=bad, now=NOW)
     assert snapshot_files(vault.root) == before
+
+
+@pytest.mark.parametrize(("said", "day", "how"), [
+    ("yesterday", "2026-11-29", "'yesterday' is Sunday 2026-11-29 (today is Monday 2026-11-30)"),
+    ("next tuesday", "2026-12-01", "'next tuesday' is Tuesday 2026-12-01 (today is Monday 2026-11-30)"),
+    ("last friday", "2026-11-27", "'last friday' is Friday 2026-11-27 (today is Monday 2026-11-30)"),
+    ("Friday", "2026-12-04", "'Friday' is Friday 2026-12-04: a weekday alone is the next one, today included "
+                             "(today is Monday 2026-11-30)"),
+    ("vendredi dernier", "2026-11-27", "'vendredi dernier' is Friday 2026-11-27 (today is Monday 2026-11-30)"),
+])
+def test_remember_date_in_words_is_the_day_since_reads_and_the_answer_says_which(vault: Vault, said: str, day: str,
+                                                                                  how: str) -> None:
+    # Trial (s38): remember(date="next tuesday") was refused as no ISO timestamp, while
+    # list_notes(since="last week") read words: an agent that did not know today's date had to guess it.
+    result = vault.remember("Dentist appointment, Dr. Sousa.", date=said, now=NOW)
+    assert f"\ndate: {day}\n" in (vault.root / result.path).read_text(encoding="utf-8")
+    assert result.date_read == how and result.as_dict()["date_read"] == how
+    assert [listed.path for listed in vault.list_notes(since=day, until=day, now=NOW)] == [result.path]
+
+
+def test_remember_date_as_a_range_word_is_refused_naming_the_days_and_the_forms_read(vault: Vault) -> None:
+    with pytest.raises(InvalidTimestamp) as refused:
+        vault.remember("Met Dana.", date="last week", now=NOW)
+    said = str(refused.value)
+    assert "last week is 2026-11-23 to 2026-11-29, not one day" in said, said
+    assert "yesterday, tomorrow, last friday, next tuesday" in said, said
+    assert vault.remember("Met Dana.", date="2026-11-28", now=NOW).date_read is None  # an ISO day needs no saying
+
+
+def test_cli_remember_and_revise_say_the_day_a_date_in_words_was_read_as(vault_dir: Path) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    result = run_cli(vault_dir, "remember", "Dentist appointment.", "--date", "today")
+    assert result.exit_code == 0, result.output
+    assert "  date 'today' is " in result.stdout, result.stdout
+    path = result.stdout.split()[1]
+    revised = run_cli(vault_dir, "revise", path, "--date", "tomorrow", "--json")
+    assert revised.exit_code == 0, revised.output
+    answer = json.loads(revised.stdout)
+    assert answer["date_read"].startswith("'tomorrow' is "), answer
+    assert answer["date_read"].split(" ")[3] in (vault_dir / path).read_text(encoding="utf-8")
 
 
 def test_cli_remember_date_in_a_vault_that_names_its_own_date_property(vault_dir: Path) -> None:

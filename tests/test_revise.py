@@ -907,8 +907,8 @@ def test_revise_date_moves_an_appointment_to_its_new_day_and_its_computed_expiry
 def test_revise_date_that_is_no_date_or_is_also_set_as_a_property_changes_nothing(vault: Vault) -> None:
     path = vault.remember("Dentist on Tuesday", date="2026-12-08", now=NOW).path
     before = snapshot_files(vault.root)
-    with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp 'next Thursday': use ISO-8601"):
-        vault.revise(path, date="next Thursday", now=LATER)
+    with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp 'next month' \(next month is .*, not one day\)"):
+        vault.revise(path, date="next month", now=LATER)  # a day in words is read (next Thursday): a range is not one
     with pytest.raises(UsageError, match=r"date contradicts set_properties date: .*give it once"):
         vault.revise(path, date="2026-12-10", set_properties={"Date": "2026-12-11"}, now=LATER)
     assert snapshot_files(vault.root) == before

@@ -1182,6 +1182,44 @@ def days_said(text: str, now: datetime, week_start: int = 0) -> tuple[date, date
         return None
 
 
+# What a memory's `date` reads besides an ISO day or time (writer.memory_day): said in refusals.
+DAY_WORDS_READ = ("a day in words as since/until read it: today, yesterday, tomorrow, last friday, next tuesday, "
+                  "this monday, or a weekday alone (the next one, today included)")
+
+
+def memory_day_word(value: object, now: datetime, week_start: int = 0, *, name: str = "date") -> tuple[date, str] | None:
+    """The one day a word names for ``remember``'s and ``revise``'s ``date`` (``yesterday``, ``last
+    friday``, ``next tuesday``, ``vendredi dernier``, ``上周五``), read as ``since``/``until`` read it
+    (:func:`_period_words`, :func:`_relative_period`: the same reader) on this machine's calendar at
+    ``now``, and what it was read as, for the answer to say. A weekday alone is the next one, today
+    included (a memory's day is more often one to come: an appointment), as a due day reads it.
+    None: no such words (an ISO day or time, a day in numbers: writer.memory_day reads those).
+    A word for a range (``last week``, ``this month``) is refused, naming the forms read: a memory's
+    date is one day, and its first day is a guess. Was (s38 trial): ISO only, so an agent that did
+    not know today's date had to guess it, while ``list_notes(since="last week")`` read words."""
+    if not isinstance(value, str):
+        return None
+    text = iso_spelling(value.strip())
+    today = _local_date(now)
+    weekday = _weekday_alone(text)
+    if weekday is not None:
+        day = today + timedelta(days=(weekday - today.weekday()) % 7)
+        return day, f"{value!r} is {day:%A} {day.isoformat()}: a weekday alone is the next one, today included " \
+                    f"(today is {today:%A} {today.isoformat()})"
+    words = _period_words(text)
+    if words is None:
+        return None
+    try:
+        first, last = _relative_period(words, today, week_start)
+    except (OverflowError, ValueError):  # yesterday on 1 January of year 1
+        raise InvalidTimestamp(value, f"outside the years 1 to 9999 on {today.isoformat()}", Argument(name),
+                               "give an ISO day such as 2026-12-01") from None
+    if first != last:
+        raise InvalidTimestamp(value, f"{words} is {first.isoformat()} to {last.isoformat()}, not one day", Argument(name),
+                               f"give one day: an ISO day such as {first.isoformat()}, or {DAY_WORDS_READ}")
+    return first, f"{value!r} is {first:%A} {first.isoformat()} (today is {today:%A} {today.isoformat()})"
+
+
 def yearless_day(text: str) -> tuple[int, int] | None:
     """The month and day ``text`` is when it is a day of a month in words without a year
     (``December 4``, ``4th of December``, ``1er décembre``: :data:`_WORDED_MONTH_DAY`, whole),

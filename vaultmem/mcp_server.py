@@ -546,7 +546,7 @@ class VaultTools:
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
         tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"]. Left out with supersedes: the tags of the notes it replaces.")] = None,
-        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about (2026-01-28 for \"met Dana on 2026-01-28\"): its date property, which dates it in recall and list_notes (default: when written). A later day: the layer's lifetime counts from it (\"concert on 2026-12-18\" as L2 expires 7 days after). A time is written as given: in its zone (2026-12-09T10:00-08:00), or without one as the person's wall-clock time.")] = None,
+        date: Annotated[str | None, Field(description="The day (or time) the memory is about (2026-01-28 for \"met Dana on 2026-01-28\"; or one day in words as since reads them: yesterday, last friday, next tuesday, friday = the next one; date_read says the day read): its date property, which dates it in recall and list_notes (default: when written). A later day: the layer's lifetime counts from it (\"concert on 2026-12-18\" as L2 expires 7 days after). A time is written as given: in its zone (2026-12-09T10:00-08:00), or without one as the person's wall-clock time.")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
@@ -580,7 +580,7 @@ class VaultTools:
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
         "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title, "
-        "superseded_by, superseded_by_path, superseded_by_title, in_text}; "
+        "superseded_by, superseded_by_path, superseded_by_title, in_text, date_read}; "
         "changed=[] means it already read as asked; expired=true (with a notice) means its expires_at has passed, so "
         "it stays hidden from recall until you give it a later one. Contradictions and an empty revision are errors "
         "and change nothing."
@@ -601,7 +601,7 @@ class VaultTools:
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
         set_properties: Annotated[dict[str, PropertyValue] | None, Field(description="Properties to set, {key: value}; the other keys and their order stay.")] = None,
         unset_properties: Annotated[list[str] | None, Field(description="Properties to remove, by key.")] = None,
-        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about now, as remember's date: a moved appointment's new day.")] = None,
+        date: Annotated[str | None, Field(description="The day (or time) the memory is about now, as remember's date (words too): a moved appointment's new day.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         self.refuse_secret("revise", {"append": append, "title": title})

@@ -5,9 +5,9 @@ that opens with a ``---`` rule, YAML that does not load, non-UTF-8 bytes): each 
 becomes a :class:`Problem` on the returned :class:`Note`, naming the file, the field and
 the fix. Only an unreadable file (permissions, vanished) raises :class:`NoteReadError`.
 
-When the frontmatter does not load, the lifecycle keys are still read line by line
-(:func:`salvage_lifecycle`): a typo in a title must not bring an expired memory back or
-change its id. A note is named as Obsidian names it: its ``title`` property, else its file
+When the frontmatter does not load, the lifecycle keys, the title and the date properties
+are still read line by line (:func:`salvage_lifecycle`): a typo in a tag must not bring an
+expired memory back, change its id, rename it or leave it out of a listing by date. A note is named as Obsidian names it: its ``title`` property, else its file
 name (adr/0020-excluded-files-and-titles.md).
 """
 
@@ -321,7 +321,9 @@ from .spelled_days import value_date
 #     the whole key, not inside it (citation_words.py). No note of the five evaluation sets cites a key.
 # 110: a task box with nothing after it (`- [ ] `, a template's placeholder) is no task (task_dates._tasks).
 #     Nothing is embedded again.
-READER_VERSION = "110"
+# 111: a frontmatter that does not load keeps its `title`, `created` and `date` lines too, read line by line as the
+#     lifecycle keys are (notes.salvage_lifecycle): such a memory keeps its title and its day. Its title is embedded again.
+READER_VERSION = "111"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -381,12 +383,15 @@ MAX_YAML_EXPANDED = 2_000_000  # characters of scalar text (+1 per value) with e
 MAX_YAML_DEPTH = 64
 VERSION_CHARS = 16  # of the content hash: a note's `version` (64 bits; it only has to tell one file's states apart)
 # What is read from a frontmatter that does not load: the keys that decide a note's identity
-# and lifetime, each on a top-level line (no indentation) of its own.
-SALVAGED_KEYS = ("id", "layer", "expires_at", "permanent")
+# and lifetime, its name and its day (a memory a person's typo broke still answers to its
+# title and is listed by `since`/`until`: adr/0020 addendum 2026-12-03), each on a top-level
+# line (no indentation) of its own. `created` and `date` are the default date properties.
+SALVAGED_KEYS = ("id", "layer", "expires_at", "permanent", "title", "created", "date")
 # The value must end on its line: an indented line after it would continue a plain scalar.
 # Greedy to the end of the line (trailing blanks are stripped after): a lazy value followed
 # by optional blanks would take time quadratic in a line of many blanks.
-_SALVAGE_LINE = re.compile(r"^([\"']?)(id|layer|expires_at|permanent)\1[ \t]*:(?:[ \t]+(.*))?$(?!\n[ \t]+[^ \t\n#])", re.MULTILINE)
+_SALVAGE_LINE = re.compile(r"^([\"']?)(" + "|".join(SALVAGED_KEYS) + r")\1[ \t]*:(?:[ \t]+(.*))?$(?!\n[ \t]+[^ \t\n#])",
+                           re.MULTILINE)
 _SALVAGED_TYPES = (str, int, float, bool, date)  # datetime is a date
 # YAML errors and what PyYAML raises outside its hierarchy on bad values:
 # a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
@@ -992,13 +997,15 @@ def _looks_like_yaml(yaml_text: str) -> bool:
 
 
 def salvage_lifecycle(yaml_text: str) -> dict[str, Any]:
-    """The lifecycle keys of a frontmatter block that does not load, read line by line.
+    """The lifecycle keys, ``title``, ``created`` and ``date`` of a frontmatter block that does
+    not load, read line by line (:data:`SALVAGED_KEYS`).
 
     Only a top-level line ``key: value`` whose value is a plain scalar on that line (YAML
     reads it as text, a number, a boolean or a date: never a list, a mapping, an anchor or a
     block) counts. A key written on two such lines is ambiguous and is not read. Without
     this, a second ``:`` in the title of an expired memory resurrects it: no expiry, its id
-    turned into its path, its usage history cut off.
+    turned into its path, its usage history cut off; and a broken tags line costs a memory its
+    title (named by its file) and its day (left out of ``list --since`` among the undated).
     """
     found: dict[str, list[str]] = {}
     for match in _SALVAGE_LINE.finditer(yaml_text):

@@ -145,6 +145,9 @@ class Remembered:
     # `expire` archives it (and keeps it there), so this one is numbered (dentist-phone-2.md) and [[dentist-phone]]
     # opens the old fact (adr/0019).
     named_beside: str | None = None
+    # The day a `date` given in words was read as ("'next tuesday' is Tuesday 2026-12-08 (today is …)"):
+    # which day the agent's word named is said back, so a wrong guess is seen. None: no words given.
+    date_read: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
@@ -219,11 +222,12 @@ class Revised:
     # not load answered with the file's name as its title and no tags — not what the file says —
     # and nothing to tell why (an agent trial, s38).
     problems: list[dict[str, str]] = field(default_factory=list)
+    date_read: str | None = None  # the day a `date` given in words was read as, as remember's answer says it
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
            title_before: str | None = None, now: datetime | None = None, succession: Succession | None = None,
-           in_text: Sequence[TextProperty] = ()) -> Revised:
+           in_text: Sequence[TextProperty] = (), date_read: str | None = None) -> Revised:
         """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``;
         ``succession``: where its ``superseded_by`` leads (reading.succession)."""
         from .notes import expiry_text, text_values, timestamp_or_none
@@ -242,7 +246,7 @@ class Revised:
                    superseded_by_path=first.path if first is not None else None,
                    superseded_by_title=first.title if first is not None else None,
                    then_superseded_by=list(chain[1:]), succession_problem=None if succession is None else succession.problem,
-                   in_text=list(in_text), problems=[problem.as_dict() for problem in after.problems])
+                   in_text=list(in_text), problems=[problem.as_dict() for problem in after.problems], date_read=date_read)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),

@@ -473,14 +473,25 @@ class Vault:
         """
         from .remembering import same_named, similar_notes, write_memory
 
+        day, date_read = self._memory_day(date, now)
         with self._writing("remember") as write:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer,
                                    tags=_names("tags", tags), expires_at=expires_at, ttl=ttl, permanent=permanent,
-                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now, day=date)
+                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now, day=day)
         # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
         # index current before it chose the file name, and the write path indexed the new note.
-        return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
-                                  same_named(self.derived, written, now))
+        remembered = written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
+                                        same_named(self.derived, written, now))
+        return remembered if date_read is None else replace(remembered, date_read=date_read)
+
+    def _memory_day(self, date: object, now: object) -> tuple[object, str | None]:
+        """``remember``'s and ``revise``'s ``date`` with a day in words (``yesterday``, ``next
+        tuesday``) read as the day it names on this machine's calendar at ``now``, as ``since``
+        reads it, and what it was read as (dating.memory_day_word); any other value as given."""
+        from .dating import memory_day_word
+
+        read = memory_day_word(date, resolve_now(now), self.paths.daily.week_start)
+        return (date, None) if read is None else read
 
     @takes_text()
     @heals
@@ -523,7 +534,8 @@ class Vault:
         from .revision import Revision, write_revision
         from .writer import memory_day
 
-        day = None if date is None else memory_day(date)  # as remember reads it: 2025年3月5日, a wall-clock time
+        given, date_read = self._memory_day(date, now)
+        day = None if given is None else memory_day(given)  # as remember reads it: 2025年3月5日, a wall-clock time, next tuesday
         set_properties = with_date(set_properties, day, self.paths.dates.date[0])
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                permanent=permanent, add_tags=_names("add_tags", add_tags),
@@ -540,7 +552,7 @@ class Vault:
                 write.record(revised.change)
                 write.message = revised.commit_message()
         return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          succession(self.paths.root, self.store.notes, revised.after), revised.in_text)
+                          succession(self.paths.root, self.store.notes, revised.after), revised.in_text, date_read)
 
     @takes_text()
     @heals

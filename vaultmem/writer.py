@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .cjk import has_run
-from .dating import iso_spelling, local_day_start, property_day
+from .dating import DAY_WORDS_READ, iso_spelling, local_day_start, property_day
 from .durable import MAX_NAME_BYTES, fitting_name, make_folders, remove_folders_of_a_refused_write
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .fields import name_fold, name_form
@@ -220,7 +220,7 @@ def memory_day(value: object) -> date | datetime | str:
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 # A memory's date without a zone is the person's wall clock, not UTC (InvalidTimestamp.ISO says UTC).
 DATE_FORMS = ("use ISO-8601: a day such as 2026-12-01, or a time such as 2026-12-01T10:00 (the person's own clock) "
-              "or 2026-12-01T10:00+02:00")
+              f"or 2026-12-01T10:00+02:00; or {DAY_WORDS_READ}")
 
 
 def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:

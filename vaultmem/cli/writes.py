@@ -28,7 +28,9 @@ if TYPE_CHECKING:
               help="The day (or time) the memory is about, written as its date property: 2026-01-28 dates it so in "
                    "search and list (default: dated by when it was written). A later day: the layer's TTL counts "
                    "from that day (L2: expires 7 days after it). A time is written as given, in its zone "
-                   "(2026-12-09T10:00-08:00); one without a zone (2026-12-09T10:00) is your wall-clock time.")
+                   "(2026-12-09T10:00-08:00); one without a zone (2026-12-09T10:00) is your wall-clock time. One day in "
+                   "words as --since reads it (yesterday, last friday, next tuesday; a weekday alone: the next one) is "
+                   "that day, and said.")
 @click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories'; unset, a Logseq graph's pages/ or a Dendron vault's folder).")
 @click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")
@@ -46,6 +48,8 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
         return
     click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'}, "
                f"version {result.version})")
+    if result.date_read is not None:
+        click.echo(f"  date {result.date_read}")
     for old in result.supersedes:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
     if result.named_beside is not None:
@@ -125,6 +129,8 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
         emit_json(result.as_dict())
         return
     render_resolution(result.resolved_from, result.path)
+    if result.date_read is not None:
+        click.echo(f"date {result.date_read}")
     if not result.changed:
         click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
         for written in result.in_text:
