@@ -876,8 +876,9 @@ def test_a_templater_tag_whose_quotes_end_a_value_is_named_a_template(vault_dir:
     to "quote values containing ': ' or '{{'", which it had done."""
     write_note("Showcase/Daily log.md",
                '---\ndate: <% tp.date.now("YYYY-MM-DD") %>\nweek: "[[<% tp.date.now("YYYY") %>-W01]]"\n---\n# Daily Log\n')
-    problems = {problem["path"]: problem for problem in json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]}
-    template = problems["Showcase/Daily log.md"]
+    problems = {(problem["path"], problem["field"]): problem
+                for problem in json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]}
+    template = problems[("Showcase/Daily log.md", "frontmatter")]
     assert "(a template placeholder such as <% tp.date.now() %>?)" in template["message"], template["message"]
     assert 'add it to exclude in .vaultmem.toml ("/Showcase/Daily log.md"' in template["fix"], template["fix"]
     assert "write the values holding '<%' in single quotes" in template["fix"], template["fix"]
