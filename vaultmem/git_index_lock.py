@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from .lock_files import NOFOLLOW, POLL_SECONDS, open_plain_file, try_lock
+from .lock_files import NOFOLLOW, POLL_SECONDS, open_plain_file, process_running, try_lock
 
 if sys.platform != "win32":
     import fcntl
@@ -79,7 +79,7 @@ def remove_left_by_dead_processes(folder: Path, pattern: re.Pattern[str], now: f
     this process's own, and every other file are left. A killed commit left an index-sized copy in
     the git directory each time, named by nothing and never removed. Returns the names removed."""
     if sys.platform == "win32":
-        return []  # no signal asks about a pid there without ending it (gitops._alive)
+        return []  # no signal asks about a pid there without ending it (lock_files.process_running)
     now = time.time() if now is None else now
     removed = []
     try:
@@ -121,19 +121,7 @@ def _made_by_a_dead_process(entry: os.DirEntry[str], pid: int, host: str | None,
                 return False
         except FileNotFoundError:
             return False
-    return not _running(pid)
-
-
-def _running(pid: int) -> bool:
-    """Whether a process ``pid`` runs on this machine; one of another user's counts (it may be a
-    vaultmem run by them), as does a platform where the signal cannot ask."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
+    return not process_running(pid)
 
 
 def set_aside(index: Path) -> Path | None:

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from . import git_index_lock, index_checks
 from .errors import GitError, LockFileUnwritable, WriteLockBusy
-from .lock_files import POLL_SECONDS, open_lock_file, read_lock_file, try_lock
+from .lock_files import POLL_SECONDS, open_lock_file, process_running, read_lock_file, try_lock
 from .noteio import FileChange
 from .results import NotCommitted
 
@@ -1347,16 +1347,7 @@ def _holder(path: Path) -> str:
         return "another process"
     if host != socket.gethostname():
         return f"pid {pid} on {host} (`{command}`)"
-    if not _alive(pid):
+    if not process_running(pid):
         return "another process"  # the line of a process that died; its successor has not written yet
     return f"pid {pid} (`{command}`)" + (" in this process" if pid == os.getpid() else "")
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True  # another user's process, or a platform where the signal cannot ask: say what the file says
-    return True

@@ -85,3 +85,14 @@ def try_lock(descriptor: int) -> bool:
     return True
 
 
+def process_running(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine; one of another user's counts (it may be a
+    vaultmem run by them), as does a platform where the signal cannot ask. Never on Windows,
+    where ``os.kill(pid, 0)`` ends the process: callers there say "another process" instead."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
