@@ -17,6 +17,7 @@ benchmarks/PASSAGES.md §28). Pure functions over arrays: no SQL, no files.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -68,11 +69,19 @@ def blob_to_ids(blob: bytes) -> np.ndarray:
 
 def maxsims(table: TokenTable, query: np.ndarray, passages: Sequence[np.ndarray]) -> np.ndarray:
     """Each passage's MaxSim against the query's token ids (0 for an empty query or passage)."""
-    result = np.zeros(len(passages), dtype=np.float32)
     lengths = np.asarray([len(ids) for ids in passages], dtype=np.int64)
-    if not len(query) or not int(lengths.sum()):
+    every = np.concatenate([np.asarray(ids, dtype=np.uint16) for ids in passages]) if passages else np.zeros(0, dtype=np.uint16)
+    return maxsims_joined(table, query, every, lengths)
+
+
+def maxsims_joined(table: TokenTable, query: np.ndarray, every: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """:func:`maxsims` over the passages' ids laid end to end (``lengths[i]`` of them the
+    i-th's): what search reads, one buffer for all its passages (a list of ≤ 100 small arrays
+    cost more in Python than the product)."""
+    result = np.zeros(len(lengths), dtype=np.float32)
+    if not len(query) or not len(every):
         return result
-    every = np.concatenate([ids for ids in passages if len(ids)]).astype(np.int64)
+    every = every.astype(np.int64)
     # The distinct ids and each token's place among them, by a mark over the table (a sort, as
     # np.unique does, cost more than the product).
     held_ids = np.zeros(len(table.kept), dtype=bool)
@@ -102,16 +111,17 @@ def lifts(scores: Mapping[int, tuple[float | None, float | None]], weight: float
     held = {label: pair for label, pair in scores.items() if pair[0] is not None or pair[1] is not None}
     if not held:
         return {}
-    values = np.asarray([max(value for value in pair if value is not None) for pair in held.values()], dtype=np.float64)
-    spread = float(values.std())
-    if spread == 0:
+    # Plain floats, not an array: ≤ 50 notes, and numpy's per-element cost was most of this step's.
+    values = [max(value for value in pair if value is not None) for pair in held.values()]
+    mean = sum(values) / len(values)
+    spread = (sum((value - mean) ** 2 for value in values) / len(values)) ** 0.5
+    if spread < 1e-12:  # equal MaxSims (a sum's rounding can leave ~1e-17 where numpy's std gave 0)
         return dict.fromkeys(held, 0.0)
-    mean = float(values.mean())
     found: dict[int, float] = {}
-    for (label, (vector, text)), value in zip(held.items(), values.tolist(), strict=True):
+    for (label, (vector, text)), value in zip(held.items(), values, strict=True):
         lift = weight * (value - mean) / spread
         if text is not None and (vector is None or text > vector):
-            by_vector = weight * (vector - mean) / spread if vector is not None else -np.inf
+            by_vector = weight * (vector - mean) / spread if vector is not None else -math.inf
             lift = min(lift, max(by_vector, weight * text_cap))
         found[label] = lift
     return found

@@ -256,8 +256,10 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
         # Late interaction (late.py): given the order so far, what each of its first notes'
         # MaxSim adds; before the name bonus, so a note asked for by name still leads.
         lifts = late(sorted(fused, key=lambda item: (-item.value, item.label)))
-        fused = [replace(item, value=item.value + lifts[item.label], late_lift=lifts[item.label]) if item.label in lifts
-                 else item for item in fused]
+        # The constructor, not dataclasses.replace: replace's field-by-field copy of ≤ 50 notes was
+        # a tenth of this step's cost (PASSAGES.md §29 addendum).
+        fused = [Fused(item.label, item.value + lifts[item.label], item.vector_rank, item.text_rank, item.name_lift,
+                       lifts[item.label]) if item.label in lifts else item for item in fused]
     return name_bonus(fused, named)
 
 

@@ -88,7 +88,7 @@ from .fields import (
 )
 from .git_index import UnmergedWatch, unmerged_warning
 from .identifiers import camel_words
-from .late import LATE_DEPTH, blob_to_ids, maxsims
+from .late import LATE_DEPTH, maxsims_joined
 from .late import lifts as late_lifts
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
@@ -983,8 +983,10 @@ class Searcher:
             labels = [item.label for item in ordered[:LATE_DEPTH]]
             wanted = sorted({p for label in labels for p in (by_vector.get(label), by_text.get(label)) if p is not None})
             stored = self.store.passages.token_ids(wanted)
-            order = sorted(stored)
-            scored = dict(zip(order, maxsims(table, asked[0], [blob_to_ids(stored[p]) for p in order]).tolist(), strict=True))
+            order = list(stored)
+            lengths = np.fromiter((len(stored[p]) // 2 for p in order), dtype=np.int64, count=len(order))
+            every = np.frombuffer(b"".join(stored.values()), dtype="<u2")  # late.ids_to_blob's, end to end
+            scored = dict(zip(order, maxsims_joined(table, asked[0], every, lengths).tolist(), strict=True))
 
             def score(passage: int | None) -> float | None:
                 return None if passage is None else scored.get(passage)
