@@ -73,8 +73,6 @@ RECIPES_AND_PRIORS = {"passages-1000-pack/head+aliases+props/length-prior/3": (2
                       "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/7":
                           (25.0, (0.7682, 0.9417)),
                       "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/float16/8":
-                          (25.0, (0.7682, 0.9417)),
-                      "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/float16/word-token-ids/9":
                           (25.0, (0.7682, 0.9417))}
 
 

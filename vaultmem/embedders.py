@@ -23,8 +23,6 @@ from .config import CONFIG_FILE, DEFAULT_HASHING_DIMENSION, check_embedder_name,
 if TYPE_CHECKING:
     from tokenizers import Encoding
 
-    from .late import TokenTable
-
 BATCH_SIZE = 256
 # Memory is bounded whatever a note's size: a model pads every text of a batch to the
 # longest one (WordLlama: 1 KiB per token per text), so a 4.8 MB note took 11.7 GB. Only
@@ -54,7 +52,7 @@ class Embedder(ABC):
     # words no note of the vault holds; fitted with WordLlama on four sets and questions written
     # for other vaults (benchmarks/calibrate.py); another embedder keeps this fit unless it
     # brings its own.
-    score_calibration: tuple[float, float, float] = (5.395, 1.053, 2.292)
+    score_calibration: tuple[float, float, float] = (5.541, 1.335, 2.405)
     # The length prior (adr/0004): a passage's vector is scaled by n / sqrt(n² + β²), n the
     # norm of its tokens' summed vectors, so a few generic words ("I'm crying just hearing
     # about it") no longer outrank by chance the longer passage that says what was asked.
@@ -94,15 +92,6 @@ class Embedder(ABC):
         after character ``tails_from[i]`` (its tail)."""
         raise NotImplementedError(f"{self.name} is not a mean of token vectors")
 
-    def token_table(self) -> TokenTable | None:
-        """The static table of its tokens' vectors late interaction scores by (late.py); None:
-        the embedder has none (its tokens' vectors depend on their context), and search blends no MaxSim."""
-        return None
-
-    def token_ids(self, texts: Sequence[str]) -> list[np.ndarray] | None:
-        """Per text (cut to MAX_EMBED_CHARS), the ids :meth:`token_table` keeps (late.TokenTable.words); None without a table."""
-        return None
-
     def sums(self, texts: Sequence[str], tails_from: Sequence[int] | None = None) -> TokenSums:
         """:meth:`sum_batch` over every text (each cut to MAX_EMBED_CHARS), batched by length as
         :meth:`embed` is. Normalised, a text's total is its vector; without ``tails_from`` the
@@ -123,9 +112,6 @@ class TokenSums:
     counts: np.ndarray
     tail_totals: np.ndarray
     tail_counts: np.ndarray
-    # Per text, the token ids late interaction compares (Embedder.token_ids), taken from the same
-    # tokenizing as the sums (tokenizing again doubled the embed step); None: no static token table.
-    ids: list[np.ndarray] | None = None
 
     @classmethod
     def zeros(cls, rows: int, dimension: int) -> TokenSums:
@@ -135,11 +121,6 @@ class TokenSums:
     def put(self, rows: list[int], batch: TokenSums) -> None:
         self.totals[rows], self.counts[rows] = batch.totals, batch.counts
         self.tail_totals[rows], self.tail_counts[rows] = batch.tail_totals, batch.tail_counts
-        if batch.ids is not None:
-            if self.ids is None:
-                self.ids = [np.zeros(0, dtype=np.uint16)] * len(self.counts)
-            for row, ids in zip(rows, batch.ids, strict=True):
-                self.ids[row] = ids
 
 
 def length_factors(totals: np.ndarray, prior: float | None) -> np.ndarray:
@@ -195,29 +176,9 @@ class WordLlamaEmbedder(Embedder):
 
         package_dir = Path(wordllama.__file__).parent
         self._model = WordLlama.load(cache_dir=package_dir, disable_download=True, dim=self.dimension)
-        self._table: TokenTable | None = None
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self._model.embed(list(texts), norm=False, batch_size=64))
-
-    def token_table(self) -> TokenTable:
-        if self._table is None:
-            from .late import TokenTable
-
-            tokenizer = self._model.tokenizer
-            table = np.asarray(self._model.embedding, dtype=np.float32)
-            self._table = TokenTable.of(table, [tokenizer.id_to_token(token) or "" for token in range(table.shape[0])])
-        return self._table
-
-    def token_ids(self, texts: Sequence[str]) -> list[np.ndarray]:
-        table = self.token_table()
-        found: list[np.ndarray] = [np.zeros(0, dtype=np.uint16)] * len(texts)
-        clipped = [text[:MAX_EMBED_CHARS] for text in texts]
-        for batch in length_batches([len(text) for text in clipped]):  # batches by length: put each back in its place
-            encoded = self._model.tokenize([clipped[index] for index in batch])
-            for index, item in zip(batch, encoded, strict=True):
-                found[index] = table.words([token for token, keep in zip(item.ids, item.attention_mask, strict=True) if keep])
-        return found
 
     def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
         # What WordLlama's embed() computes before it divides by the token count: the
@@ -248,9 +209,7 @@ class WordLlamaEmbedder(Embedder):
         width = int(head.sum(axis=1).max(initial=0))
         heads = (vectors[:, :width] * head[:, :width, None]).sum(axis=1)
         counts = mask.sum(axis=1)
-        kept = (mask > 0) & self.token_table().kept[ids]  # the tokens late interaction compares (late.TokenTable.words)
-        words = [row[keep].astype(np.uint16) for row, keep in zip(ids, kept, strict=True)]
-        return TokenSums(totals, counts, totals - heads, counts - head.sum(axis=1), words)
+        return TokenSums(totals, counts, totals - heads, counts - head.sum(axis=1))
 
 
 class SentenceTransformerEmbedder(Embedder):

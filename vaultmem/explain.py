@@ -47,7 +47,6 @@ from .git_dates import commit_words
 from .git_index import unmerged_warning
 from .index_progress import IndexBuilding
 from .inline_fields import inline_fields
-from .late import LATE_DEPTH, LATE_TEXT_CAP, LATE_WEIGHT
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .note_numbers import leading_number, number_kind
 from .notes import read_note, text_values
@@ -196,7 +195,7 @@ def explain_file(paths: VaultPaths, spelled: list[str], query: str, k: int, rebu
         reason = f"not indexed yet: {relative} is in the vault but not in the index ({why})"
     else:
         reason = f"not a note vaultmem reads: {not_a_note(paths, relative)}, so it is never indexed or searched"
-    return Explanation(relative, None, None, query, k, False, _ranks(None, None, None), _scores(None, None, None, None),
+    return Explanation(relative, None, None, query, k, False, _ranks(None, None, None), _scores(None, None, None),
                        None, None, [reason])
 
 
@@ -236,15 +235,14 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
-               _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label))
-                               + _late_words(fused.late_lift if fused else None), names),
+               _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
+                               names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
     return Explanation(
         row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
-        _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value,
-                None if fused is None or fused.late_lift is None else round(fused.late_lift, 4)),
+        _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
         confidence=_confidence(searcher, found, k, lifted_words),
     )
@@ -334,21 +332,8 @@ def _ranks(vectors: int | None, text: int | None, fused: int | None) -> dict[str
     return {"vectors": vectors, "text": text, "fused": fused}
 
 
-def _scores(vectors: float | None, text: float | None, fused: float | None, late: float | None) -> dict[str, float | None]:
-    return {"vectors": vectors, "text": text, "fused": fused, "late": late}
-
-
-def _late_words(lift: float | None) -> str:
-    """Late interaction in words (late.py): what its best passages' words, matched one by one to
-    the query's, added to its fused value or took from it, beside the first LATE_DEPTH candidates'."""
-    if lift is None:
-        return ""
-    verb = "adds" if lift >= 0 else "takes"
-    capped = lift == LATE_WEIGHT * LATE_TEXT_CAP  # late.lifts returns the cap itself when it applies
-    return (f"; word by word (late interaction) its best passages match the query {'better' if lift >= 0 else 'worse'} "
-            f"than the first {LATE_DEPTH} candidates on average, which {verb} {abs(lift):.2f} {'to' if lift >= 0 else 'from'} "
-            "its fused value" + (" (the most the passage the keyword side picked may add: it holds the query's words, "
-                                 "which the keyword side counted already)" if capped else ""))
+def _scores(vectors: float | None, text: float | None, fused: float | None) -> dict[str, float | None]:
+    return {"vectors": vectors, "text": text, "fused": fused}
 
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,

@@ -619,10 +619,6 @@ class Indexer:
 
         self.store.vectors.put([label], [vector_to_blob(vectors.note)])
         self.store.passage_vectors.put(passage_labels, [vector_to_blob(row) for row in vectors.passages])
-        if vectors.token_ids is not None:  # with the vectors, in their transaction: search never sees one without the other
-            from .late import ids_to_blob
-
-            self.store.passages.put_token_ids(passage_labels, [ids_to_blob(ids) for ids in vectors.token_ids])
 
     def _vectors_missing(self, label: int) -> bool:
         passages = self.store.passages.labels_of([label])
@@ -703,7 +699,6 @@ class Indexer:
         stale = snapshot_files(self.store.state_dir)  # see DerivedIndex.drop: only these go
         with self.store.transaction():
             self.store.meta.set("embedder", self.embedder_identity)
-            self.store.passages.clear_token_ids()  # the old embedder's tokens: the new one writes its own with its vectors
             for space in SPACES:
                 vectors = self.store.vector_store(space)
                 vectors.clear()

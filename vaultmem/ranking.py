@@ -37,7 +37,7 @@ adr/0004-hybrid-ranking.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from statistics import NormalDist
@@ -90,7 +90,6 @@ class Fused:
     vector_rank: int | None
     text_rank: int | None
     name_lift: float | None = None  # None: not named as asked; else what the name bonus added (0.0: it led anyway)
-    late_lift: float | None = None  # None: no MaxSim for it (late.py); else what its words' tokens added (or took)
 
 
 def note_scores(passages: Iterable[tuple[int, int, float]], limit: int | None = None, grouped: bool = False) -> list[SideHit]:
@@ -222,13 +221,11 @@ def _standardised(labels: Sequence[int], values: Sequence[float], background: in
 
 
 def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = (),
-         standard: int | None = None, valued: Collection[int] = (),
-         late: Callable[[Sequence[Fused]], Mapping[int, float]] | None = None) -> list[Fused]:
+         standard: int | None = None, valued: Collection[int] = ()) -> list[Fused]:
     """Both sides' candidates in one ranking, unordered (the caller sorts and breaks ties),
     with the property bonus (:data:`PROPERTY_BONUS`) added to the ``valued`` candidates (one
-    of whose property values the query names: valued.py), then ``late``'s lifts added (the MaxSim
-    of the first notes so far: late.py), then the name bonus applied to the ``named`` notes
-    (:func:`name_bonus`).
+    of whose property values the query names: valued.py), then the name bonus applied to the
+    ``named`` notes (:func:`name_bonus`).
 
     A side that proposed fewer than ``pool`` notes listed every note it matches: the other
     candidates score 0 there and are standardised with its own (:func:`_side_z`). A named
@@ -252,14 +249,6 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
               + (PROPERTY_BONUS if label in valued else 0.0), vector_rank.get(label), text_rank.get(label))
         for label in [*union, *(label for label in named if label not in vector_rank and label not in text_rank)]
     ]
-    if late is not None:
-        # Late interaction (late.py): given the order so far, what each of its first notes'
-        # MaxSim adds; before the name bonus, so a note asked for by name still leads.
-        lifts = late(sorted(fused, key=lambda item: (-item.value, item.label)))
-        # The constructor, not dataclasses.replace: replace's field-by-field copy of ≤ 50 notes was
-        # a tenth of this step's cost (PASSAGES.md §29 addendum).
-        fused = [Fused(item.label, item.value + lifts[item.label], item.vector_rank, item.text_rank, item.name_lift,
-                       lifts[item.label]) if item.label in lifts else item for item in fused]
     return name_bonus(fused, named)
 
 

@@ -88,8 +88,6 @@ from .fields import (
 )
 from .git_index import UnmergedWatch, unmerged_warning
 from .identifiers import camel_words
-from .late import LATE_DEPTH, maxsims_joined
-from .late import lifts as late_lifts
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
 from .marks import marks_folded
@@ -930,8 +928,7 @@ class Searcher:
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.store.passages.properties_of(sorted(proposed)))
-        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued,
-                     late=self._late(words, vectors, text))
+        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -964,36 +961,6 @@ class Searcher:
         passages = self.store.passages.labels_of([label])
         return tuple(word for word, terms in zip(found.words, found.asked, strict=True)
                      if word not in found.unheld_words and terms and self.store.passages.fts_scores(" OR ".join(terms), passages))
-
-    def _late(self, words: Sequence[QueryWord], vectors: Sequence[SideHit], text: Sequence[SideHit],
-              ) -> Callable[[Sequence[Fused]], dict[int, float]] | None:
-        """The MaxSim lifts of the first LATE_DEPTH fused notes (late.py), over each one's best
-        passages (each side's best, when the side proposed it; the text side's capped:
-        late.lifts); None when the embedder has no static token table or the query no word it
-        keeps. A note none of whose passages has stored ids (written by another embedder
-        mid-switch) gets no lift."""
-        table = self.embedder.token_table()
-        asked = self.embedder.token_ids([" ".join(word.shown for word in words)]) if table is not None and words else None
-        if table is None or asked is None or not len(asked[0]):
-            return None
-        by_vector = {hit.label: hit.passage for hit in vectors}
-        by_text = {hit.label: hit.passage for hit in text}
-
-        def lifts(ordered: Sequence[Fused]) -> dict[int, float]:
-            labels = [item.label for item in ordered[:LATE_DEPTH]]
-            wanted = sorted({p for label in labels for p in (by_vector.get(label), by_text.get(label)) if p is not None})
-            stored = self.store.passages.token_ids(wanted)
-            order = list(stored)
-            lengths = np.fromiter((len(stored[p]) // 2 for p in order), dtype=np.int64, count=len(order))
-            every = np.frombuffer(b"".join(stored.values()), dtype="<u2")  # late.ids_to_blob's, end to end
-            scored = dict(zip(order, maxsims_joined(table, asked[0], every, lengths).tolist(), strict=True))
-
-            def score(passage: int | None) -> float | None:
-                return None if passage is None else scored.get(passage)
-
-            return late_lifts({label: (score(by_vector.get(label)), score(by_text.get(label))) for label in labels})
-
-        return lifts
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the

@@ -40,9 +40,8 @@ if TYPE_CHECKING:
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again. /7: HTML tags' names left out of the
 # embedded text; /8: vectors are stored rounded to float16 (vectors.vector_to_blob), so an index
-# made before holds them rounded after one re-embed; /9: each passage's word-first token ids stored
-# for late interaction (late.py).
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/float16/word-token-ids/9"
+# made before holds them rounded after one re-embed.
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/no-html-tags/float16/8"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.
@@ -114,9 +113,6 @@ def _in_file(passage: Passage, body_line: int) -> Passage:
 class NoteVectors:
     note: np.ndarray  # the whole note's vector (normalised: consolidation's thresholds are cosines)
     passages: np.ndarray  # one row per passage: normalised, then scaled by the embedder's length prior
-    # Per passage, its embedded text's token ids late interaction compares (late.py); None: the
-    # embedder has no static token table.
-    token_ids: list[np.ndarray] | None = None
 
 
 def embed_notes(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
@@ -140,7 +136,6 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
             texts.append(embed_text(head, words))
             tails.append(len(head) + 2)  # the passage's own text: its share of the whole note
     sums = embedder.sums(texts, tails)
-    ids = sums.ids
     found: list[NoteVectors] = []
     row = 0
     for note in notes:
@@ -152,8 +147,7 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
         else:
             total = sums.totals[row] + sums.tail_totals[row + 1 : row + 1 + count].sum(axis=0)
             whole = normalize_rows(np.asarray(total, dtype=np.float32)[None, :])[0]
-        found.append(NoteVectors(whole, passages * length_factors(totals, embedder.length_prior)[:, None],
-                                 ids[row + 1 : row + 1 + count] if ids is not None else None))
+        found.append(NoteVectors(whole, passages * length_factors(totals, embedder.length_prior)[:, None]))
         row += 1 + count
     return found
 
@@ -162,14 +156,12 @@ def _by_embedding(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[N
     texts = [text for note in notes for text in note.embed_texts]
     own = [index for index, note in enumerate(notes) if note.embed_texts != [note.note_text]]
     matrix = embedder.embed([*texts, *(notes[index].note_text for index in own)])
-    ids = embedder.token_ids(texts)
     whole_rows = dict(zip(own, range(len(texts), len(texts) + len(own)), strict=True))
     found: list[NoteVectors] = []
     row = 0
     for index, note in enumerate(notes):
         count = len(note.passages)
         passages = matrix[row : row + count]
-        found.append(NoteVectors(matrix[whole_rows[index]] if index in whole_rows else passages[0], passages,
-                                 ids[row : row + count] if ids is not None else None))
+        found.append(NoteVectors(matrix[whole_rows[index]] if index in whole_rows else passages[0], passages))
         row += count
     return found

@@ -330,15 +330,6 @@ def m018_combining_marks_in_words(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
-@migration("passage_tokens")
-def m019_passage_tokens(db: sqlite3.Connection) -> None:
-    # Each passage's token ids (uint16, little-endian) for late interaction (late.py, adr/0004):
-    # written with its vectors by an embedder with a static token table, none by another. An
-    # index written before this step has none: the embed recipe changed with it (searchable.
-    # EMBED_RECIPE), so the next reconcile embeds every note again and writes them.
-    db.execute("CREATE TABLE passage_tokens (label INTEGER PRIMARY KEY, ids BLOB NOT NULL) STRICT")
-
-
 def _sql_string(text: str) -> str:
     """``text`` as an SQL string literal (its quotes doubled)."""
     return "'" + text.replace("'", "''") + "'"

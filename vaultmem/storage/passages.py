@@ -125,17 +125,7 @@ class PassageStore:
         params = [(label,) for label in labels]
         self.db.executemany("DELETE FROM passages WHERE label = ?", params)
         self.db.executemany("DELETE FROM passages_fts WHERE rowid = ?", params)
-        self.db.executemany("DELETE FROM passage_tokens WHERE label = ?", params)
         return labels
-
-    def put_token_ids(self, labels: Sequence[int], blobs: Sequence[bytes]) -> None:
-        """Each passage's token ids for late interaction (late.ids_to_blob), replacing any it had."""
-        self.db.executemany("INSERT OR REPLACE INTO passage_tokens (label, ids) VALUES (?, ?)",
-                            [(int(label), blob) for label, blob in zip(labels, blobs, strict=True)])
-
-    def clear_token_ids(self) -> None:
-        """Forget every passage's token ids (another embedder: its tokens are not these)."""
-        self.db.execute("DELETE FROM passage_tokens")
 
     # -- reading
 
@@ -358,14 +348,6 @@ class PassageStore:
                      "JOIN passages_fts ON passages_fts.rowid = passages.label "
                      f"WHERE passages.number = 0 AND passages.note_label IN ({placeholders(len(chunk))})")
             found.update((int(row[0]), str(row[1])) for row in self.db.execute(query, chunk) if row[1])
-        return found
-
-    def token_ids(self, labels: Sequence[int]) -> dict[int, bytes]:
-        """The stored token ids of these passages (those that have them)."""
-        found: dict[int, bytes] = {}
-        for chunk in chunks(int(label) for label in labels):
-            rows = self.db.execute(f"SELECT label, ids FROM passage_tokens WHERE label IN ({placeholders(len(chunk))})", chunk)
-            found.update((int(label), bytes(ids)) for label, ids in rows)
         return found
 
     def bodies(self, labels: Sequence[int]) -> dict[int, str]:
