@@ -135,3 +135,23 @@ def test_stats_counts_the_notes_sharing_an_id_as_notes_with_problems(vault_dir: 
     with Vault(root) as vault:
         vault.index()
         assert vault.stats().with_problems == len([problem for problem in vault.check().problems if problem.field == "id"]) == 2
+
+
+def test_consolidate_bumps_the_kept_notes_updated_as_revise_does(vault_dir: Path) -> None:
+    """A trial on a Dendron vault: ``consolidate --apply`` appended the merged note's line to the
+    kept memory and left its ``updated`` at the day it was made, so Dendron sorted and published it
+    as unchanged by the merge (``revise`` bumps it)."""
+    memory = "---\nid: {id}\ntitle: {title}\ndesc: ''\nupdated: 1796295055000\ncreated: 1796295055000\nlayer: L3\nexpires_at: 2027-03-03T10:50:55+00:00\n---\n{text}\n"
+    root = write_vault(vault_dir, {
+        ".vaultmem.toml": 'embedder = "hashing"\n', "dendron.yml": DENDRON_YML,
+        "vault/memories.group-meeting.md": memory.format(id="aaa1", title="Group meeting",
+                                                         text="The group meeting moved to Thursday at 3 pm in room B305"),
+        "vault/memories.group-meeting-room.md": memory.format(id="aaa2", title="Group meeting room",
+                                                              text="The group meeting moved to Thursday at 3 pm in room B305, bring slides"),
+    })
+    moment = datetime(2026, 12, 3, 11, 0, tzinfo=UTC)
+    report = Vault(root).consolidate(apply=True, now=moment)
+    [entry] = report.merged
+    meta = frontmatter(root / entry.canonical)
+    assert meta["updated"] == int(moment.timestamp() * 1000)
+    assert (meta["created"], meta["merged_from"]) == (1796295055000, ["aaa1"])
