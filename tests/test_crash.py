@@ -787,3 +787,34 @@ def test_a_finished_cut_off_merge_commits_the_kept_note_the_killed_run_wrote(tmp
     assert json.loads(result.stdout)["finished"] != []
     assert git(cut, "status", "--porcelain") == ""
     assert git(cut, "show", f"HEAD:{canonical}") == (whole / canonical).read_text(encoding="utf-8")
+
+
+def test_a_finished_cut_off_merge_of_dendron_notes_commits_the_kept_note_with_the_updated_it_was_given(tmp_path: Path) -> None:
+    # The kept note of a Dendron vault says when the merge changed it (`updated`, epoch ms); the
+    # next apply checks the cut-off run's bytes by merging again, at another moment: the `updated`
+    # that run wrote is the one to compare, or the merge is left uncommitted as if the person edited it.
+    said = "The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf."
+    memory = "---\nid: {id}\ntitle: {title}\ndesc: ''\nupdated: 1796295055000\ncreated: 1796295055000\nlayer: L3\nexpires_at: {expiry}\n---\n{text}\n"
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    (whole / "dendron.yml").write_text("version: 5\nworkspace:\n    vaults:\n        -\n            fsPath: .\n", encoding="utf-8")
+    (whole / "memories.key-0.md").write_text(memory.format(id="key0", title="Key 0", expiry="2030-01-01",
+                                                           text=f"{said}\n\nDana has the code."), encoding="utf-8")
+    (whole / "memories.key-1.md").write_text(memory.format(id="key1", title="Key 1", expiry="2030-01-02",
+                                                           text=f"{said}\n\nLift the handle."), encoding="utf-8")
+    (whole / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    (whole / ".gitignore").write_text(".vaultmem/\n", encoding="utf-8")
+    init_repo(whole)
+    git(whole, "add", ".")
+    git(whole, "commit", "-qm", "the person's notes")
+    cut = tmp_path / "cut"
+    canonical = _merged_and_cut_off(whole, cut)[0]["canonical"]
+    written = (cut / canonical).read_text(encoding="utf-8")
+    assert "updated: 1796295055000" not in written  # the merge said when it changed the note
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["finished"] != [] and json.loads(result.stdout)["warnings"] == []
+    assert git(cut, "status", "--porcelain") == ""
+    assert git(cut, "show", f"HEAD:{canonical}") == written

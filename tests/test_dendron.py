@@ -108,3 +108,50 @@ def test_a_templates_note_outside_a_dendron_vault_is_a_note(vault_dir: Path) -> 
     root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "templates.daily.md": TEMPLATE})
     run_cli(root, "index")
     assert [hit["path"] for hit in run_json(root, "search", "todo for title")] == ["templates.daily.md"]
+
+
+def test_two_notes_sharing_an_id_are_not_advised_to_drop_the_id_dendron_needs(vault_dir: Path) -> None:
+    """A trial on a Dendron vault (a note copied to a new name kept its ``id``): ``check``'s fix
+    said "give each note its own id (or remove the id line to use the path)", and a Dendron
+    note without its ``id`` is one Dendron's doctor flags and rewrites."""
+    root = workspace(vault_dir)
+    (root / "vault/engineering.git-copy.md").write_text(GIT_NOTE, encoding="utf-8")
+    problems = [problem for problem in Vault(root).check().problems if problem.field == "id"]
+    assert [problem.path for problem in problems] == ["vault/engineering.GIT.md", "vault/engineering.git-copy.md"]
+    for problem in problems:
+        assert problem.fix == "give each note its own id (Dendron needs one in every note: do not remove it)"
+
+
+def test_outside_dendron_two_notes_sharing_an_id_may_still_drop_the_id_line(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "a.md": "---\nid: x1\n---\nA\n", "b.md": "---\nid: x1\n---\nB\n"})
+    fixes = {problem.fix for problem in Vault(root).check().problems if problem.field == "id"}
+    assert fixes == {"give each note its own id (or remove the id line to use the path)"}
+
+
+def test_stats_counts_the_notes_sharing_an_id_as_notes_with_problems(vault_dir: Path) -> None:
+    """The same trial: ``stats`` said "with problems: 0" while ``check`` listed two."""
+    root = workspace(vault_dir)
+    (root / "vault/engineering.git-copy.md").write_text(GIT_NOTE, encoding="utf-8")
+    with Vault(root) as vault:
+        vault.index()
+        assert vault.stats().with_problems == len([problem for problem in vault.check().problems if problem.field == "id"]) == 2
+
+
+def test_consolidate_bumps_the_kept_notes_updated_as_revise_does(vault_dir: Path) -> None:
+    """A trial on a Dendron vault: ``consolidate --apply`` appended the merged note's line to the
+    kept memory and left its ``updated`` at the day it was made, so Dendron sorted and published it
+    as unchanged by the merge (``revise`` bumps it)."""
+    memory = "---\nid: {id}\ntitle: {title}\ndesc: ''\nupdated: 1796295055000\ncreated: 1796295055000\nlayer: L3\nexpires_at: 2027-03-03T10:50:55+00:00\n---\n{text}\n"
+    root = write_vault(vault_dir, {
+        ".vaultmem.toml": 'embedder = "hashing"\n', "dendron.yml": DENDRON_YML,
+        "vault/memories.group-meeting.md": memory.format(id="aaa1", title="Group meeting",
+                                                         text="The group meeting moved to Thursday at 3 pm in room B305"),
+        "vault/memories.group-meeting-room.md": memory.format(id="aaa2", title="Group meeting room",
+                                                              text="The group meeting moved to Thursday at 3 pm in room B305, bring slides"),
+    })
+    moment = datetime(2026, 12, 3, 11, 0, tzinfo=UTC)
+    report = Vault(root).consolidate(apply=True, now=moment)
+    [entry] = report.merged
+    meta = frontmatter(root / entry.canonical)
+    assert meta["updated"] == int(moment.timestamp() * 1000)
+    assert (meta["created"], meta["merged_from"]) == (1796295055000, ["aaa1"])

@@ -305,6 +305,31 @@ def test_a_frontmatter_that_does_not_load_is_refused_at_the_line_check_names(vau
                                   "fix the YAML by hand first")  # was: line 2 of "<unicode string>", over two lines
 
 
+def test_a_key_without_a_space_after_its_colon_is_refused_with_checks_reason_and_fix(vault: Vault, write_note) -> None:
+    """A trial on a security notes vault: ``aliases:[RFI, remote-file-inclusion]`` made YAML read the
+    block as one string. ``check`` named the line and the fix; ``revise`` said only "frontmatter is
+    not a mapping of keys to values; fix it by hand first"."""
+    write_note("vulns/RFI.md", "---\naliases:[RFI, remote-file-inclusion]\n---\n# Remote File Inclusion\nPHP include of a URL.\n")
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError) as refused:
+        vault.revise("vulns/RFI.md", add_tags=["web"], now=NOW)
+    assert str(refused.value) == (
+        "vulns/RFI.md: frontmatter: line 2 'aliases:[RFI, remote-file-inclusion]' has no space after its colon, so YAML "
+        "reads the frontmatter on lines 1–3 as one piece of text, not properties: nothing in it is read (no layer, tags "
+        "or expiry), and it is read as the note's text; put a space after each key's colon "
+        "(aliases: [RFI, remote-file-inclusion]), then try again (the file was not touched)")
+    assert snapshot_files(vault.root) == before
+
+
+def test_a_frontmatter_that_is_a_list_is_refused_saying_so(vault: Vault, write_note) -> None:
+    write_note("listed.md", "---\n- layer: L3\n- tags: [a]\n---\nText.\n")
+    vault.index()
+    with pytest.raises(FrontmatterError, match=r"^listed\.md: frontmatter: the frontmatter on lines 1–4 is a YAML list, "
+                                               r"not properties: .*; write each property as `key: value`"):
+        vault.revise("listed", add_tags=["x"], now=NOW)
+
+
 def test_tags_that_are_a_mapping_are_refused_naming_the_value_as_written(vault: Vault, write_note) -> None:
     write_note("odd.md", "---\nlayer: L3\ntags:\n  - {when: 2026-11-30}\n---\nx\n")
     vault.index()

@@ -38,7 +38,7 @@ from .errors import (
     VaultmemError,
     WriteConflict,
 )
-from .exclusions import CONFIG_SOURCE, bracket_glob_problems
+from .exclusions import CONFIG_SOURCE, bracket_glob_problems, is_dendron_vault
 from .field_edits import edit_fields, writes_properties
 from .git_dates import GitDates, imported_undated
 from .gitops import is_repository
@@ -159,7 +159,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         report.problems.extend(date_problems(note.meta, note.path, paths.daily, paths.dates))  # as the index keeps them (indexer.note_row)
     report.notices.extend(_imported_undated(notes, git, paths))
     report.notices.extend(_hard_linked(paths, [stat.path for stat in files]))
-    report.problems.extend(duplicate_id_problems(notes))
+    report.problems.extend(duplicate_id_problems(notes, dendron=is_dendron_vault(paths.root)))
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
     report.problems.extend(windows_name_problems(stat.path for stat in files))
@@ -297,12 +297,15 @@ def _read(paths: VaultPaths, relative: str, report: CheckReport) -> Note | None:
         return None
 
 
-def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
+def duplicate_id_problems(notes: list[Note], dendron: bool = False) -> list[Problem]:
     """Notes whose ``id`` another note holds too. A sync tool's copy holds its original's id, as
     it holds its text: the copy is reported by :func:`sync_copy_problems` (compare, then delete
     the copy), and "give each note its own id" would have made the stale version a memory of its
-    own, beside the original, with both problems said twice (a trial)."""
+    own, beside the original, with both problems said twice (a trial). In a ``dendron`` vault the
+    fix does not offer removing the id line: Dendron needs an ``id`` in every note (a trial)."""
     copies = set(reported_copies(notes))
+    fix = ("give each note its own id (Dendron needs one in every note: do not remove it)" if dendron
+           else "give each note its own id (or remove the id line to use the path)")
     by_id: dict[str, list[str]] = {}
     for note in notes:
         if "id" in note.meta and note.path not in copies:
@@ -312,8 +315,7 @@ def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
         if len(note_paths) > 1:
             for path in note_paths:
                 others = ", ".join(other for other in note_paths if other != path)
-                problems.append(Problem(path, "id", f"id {note_id!r} is also used by {others}",
-                                        "give each note its own id (or remove the id line to use the path)"))
+                problems.append(Problem(path, "id", f"id {note_id!r} is also used by {others}", fix))
     return problems
 
 

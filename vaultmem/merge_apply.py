@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 from .body_edits import append_paragraph
 from .canvas import CANVAS_SUFFIX, is_canvas_path
@@ -54,10 +56,11 @@ from .gitops import committed_bytes
 from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import FrontmatterChange, additions, appended_text, kept_changes, merged_frontmatter, string_list
-from .noteio import FileChange, move_if_unchanged, refuse_read_only, replace_if_unchanged, require_utf8
+from .noteio import FileChange, JoplinTime, move_if_unchanged, refuse_read_only, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, decode, parse_note, utf16_encoding
 from .ordered import unique
 from .paths import VaultPaths
+from .revision import updated_stamp
 from .writer import archive_note
 
 LINK_WRITE_ATTEMPTS = 3
@@ -145,7 +148,7 @@ def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: Li
         report.links_rewritten.append(path)
 
 
-def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
+def apply_plan(plan: ConsolidationPlan, paths: VaultPaths, now: datetime | None = None) -> ConsolidationReport:
     """Merge every cluster of ``plan`` whose files did not change since it was made.
 
     A cluster is merged whole or not at all: when a merged note turns out to have been
@@ -153,12 +156,13 @@ def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRepor
     text back, links to that cluster's notes are pointed back at them) and reported as
     skipped, so the person's new text is never archived as "merged".
     """
-    return _Application(plan, paths).run()
+    return _Application(plan, paths, now if now is not None else plan.scope.now).run()
 
 
 class _Application:
-    def __init__(self, plan: ConsolidationPlan, paths: VaultPaths) -> None:
+    def __init__(self, plan: ConsolidationPlan, paths: VaultPaths, moment: datetime) -> None:
         self.paths = paths
+        self.moment = moment  # the kept notes' `updated`, where they say it in Dendron's or Joplin's form
         self.report = ConsolidationReport(plan, applied=True)
         self.written: dict[str, _Written] = {}
         self.moves: list[FileChange] = []
@@ -172,7 +176,7 @@ class _Application:
         prepared = [item for cluster in report.plan.unfinished
                     if (item := _prepare_finish(cluster, self.paths, report, self.unmerged)) is not None]
         prepared += [item for cluster in report.plan.clusters
-                     if (item := _prepare(cluster, self.paths, report, self.unmerged)) is not None]
+                     if (item := _prepare(cluster, self.paths, report, self.unmerged, self.moment)) is not None]
         written = [item for item in prepared if self._write_canonical(item)]
         redirects = _redirects(item.cluster for item in written)
         if redirects:
@@ -385,9 +389,11 @@ def _rewritten(base: bytes, rewrite: Rewrite | None, redirects: LinkRedirects, p
     return rewrite(text, redirects, path)[0].encode("utf-8", errors="surrogateescape")
 
 
-def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, unmerged: set[str]) -> _Prepared | None:
+def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, unmerged: set[str],
+             moment: datetime | None = None) -> _Prepared | None:
     """Re-read the cluster's files; ``None`` (and a message) if any changed or cannot be merged
-    (``unmerged``: the notes git's index holds unmerged)."""
+    (``unmerged``: the notes git's index holds unmerged). ``moment``: when the merge is written
+    (a dry run: ``None``, no ``updated`` said)."""
     reason = None
     notes: list[Note] = []
     raws: list[bytes] = []
@@ -410,7 +416,8 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
             _skip(cluster, report, reason)
             return None
     try:
-        edited, change = _merged_bytes(paths, raws[0], notes[0], notes[1:])
+        stamp = None if moment is None else updated_stamp(notes[0], raws[0], moment)
+        edited, change = _merged_bytes(paths, raws[0], notes[0], notes[1:], stamp)
         report.kept_changes[cluster.canonical.path] = kept_changes(notes[0], change)
     except (FrontmatterError, InvalidTimestamp) as error:
         said = str(error)  # an error that names the kept note already is not prefixed with it twice
@@ -427,11 +434,16 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
     return _Prepared(cluster, raws[0], edited)
 
 
-def _merged_bytes(paths: VaultPaths, raw: bytes, canonical: Note, merged: Sequence[Note]) -> tuple[bytes, FrontmatterChange]:
-    """The kept note's bytes ``raw`` with ``merged`` merged into it, as apply writes them, and its frontmatter change."""
+def _merged_bytes(paths: VaultPaths, raw: bytes, canonical: Note, merged: Sequence[Note],
+                  updated: Any = None) -> tuple[bytes, FrontmatterChange]:
+    """The kept note's bytes ``raw`` with ``merged`` merged into it, as apply writes them, and its
+    frontmatter change. ``updated``: the value its ``updated`` says now (revision.updated_stamp) —
+    not a change asked for, so not in the change shown; without it a Dendron note kept the day it
+    was made as its last change after the merge (a trial)."""
     change = merged_frontmatter(canonical, merged)
+    written = change.set_values if updated is None else {**change.set_values, "updated": updated}
     # A Logseq page kept gets `merged-from::`, `tags::`, `alias::` … on its property lines.
-    edited = edit_fields(raw, change.set_values, change.remove, in_properties=writes_properties(paths.root, canonical))
+    edited = edit_fields(raw, written, change.remove, in_properties=writes_properties(paths.root, canonical))
     found = additions(canonical, merged)  # the same lines the plan showed: the files are unchanged
     if found:
         edited = append_paragraph(edited, appended_text(found))
@@ -453,7 +465,8 @@ def cut_off_writes(paths: VaultPaths, report: ConsolidationReport) -> tuple[list
         try:
             raw = checked.get(path) or paths.resolve_inside(path).read_bytes()
             archived = [parse_note(note.path, paths.resolve_inside(note.archived_to).read_bytes()) for note in entry.merged]
-            expected = None if head is None else _merged_bytes(paths, head, parse_note(path, head), archived)[0]
+            expected = None if head is None else _merged_bytes(paths, head, parse_note(path, head), archived,
+                                                                _updated_written(parse_note(path, head), head, parse_note(path, raw)))[0]
         except (OSError, PathOutsideVault, FrontmatterError, InvalidTimestamp):
             raw, expected = None, None  # said below, as any kept note not committed
         if head is not None and expected == raw:
@@ -463,6 +476,20 @@ def cut_off_writes(paths: VaultPaths, report: ConsolidationReport) -> tuple[list
                             "is not committed: it is not that merge of what git holds alone; review it "
                             f"(`git diff -- {path}`) and commit it yourself")
     return changes, warnings
+
+
+_ANY_MOMENT = datetime(2000, 1, 1, tzinfo=UTC)  # asks updated_stamp only for the form, never for a value
+
+
+def _updated_written(head: Note, head_raw: bytes, written: Note) -> Any:
+    """The ``updated`` the cut-off run wrote into the kept note (``written``), in the form its
+    bytes were made from, when the note says it in Dendron's or Joplin's form (``head``); else
+    ``None``. That run stamped its own moment: merging again now could not give its bytes."""
+    form = updated_stamp(head, head_raw, _ANY_MOMENT)
+    value = written.meta.get("updated")
+    if form is None or value is None:
+        return None
+    return JoplinTime.of(value) if isinstance(form, JoplinTime) and isinstance(value, datetime) else value
 
 
 def _prepare_finish(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, unmerged: set[str]) -> _Prepared | None:

@@ -58,6 +58,7 @@ from .notes import (
     find_frontmatter,
     load_yaml_mapping,
     misplaced_frontmatter,
+    not_a_mapping_problems,
     split_frontmatter,
     times_on_lines,
     utf16_encoding,
@@ -237,8 +238,18 @@ def _load_block(yaml_text: str) -> dict[str, Any]:
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
-        raise FrontmatterError("frontmatter is not a mapping of keys to values; fix it by hand first")
+        raise FrontmatterError(_not_a_mapping(yaml_text, loaded))
     return loaded
+
+
+def _not_a_mapping(yaml_text: str, loaded: Any) -> str:
+    """Why an edit refuses a block that loads but not as properties, in ``check``'s words and
+    with its fix (notes.not_a_mapping_problems): ``aliases:[RFI, x]`` (no space after the colon)
+    was refused as "not a mapping of keys to values", which names neither the line nor the fix."""
+    said = not_a_mapping_problems("", yaml_text, loaded)
+    if not said:  # text of another shape (a paragraph under a rule): check says nothing of it either
+        return "frontmatter is not a mapping of keys to values; fix it by hand first"
+    return f"frontmatter: {said[0].message}; {said[0].fix}, then try again (the file was not touched)"
 
 
 def _refuse_repeated(yaml_text: str, set_values: Mapping[str, Any]) -> None:

@@ -301,11 +301,21 @@ def _updated(note: Note, raw: bytes, revision: Revision, change: _Change) -> Non
     note as last changed before vaultmem's revision, and Joplin imports it so (adr/0030)."""
     if not (change.set_values or change.remove or change.changed):
         return
+    stamp = updated_stamp(note, raw, revision.moment)
+    if stamp is not None:
+        change.set_values["updated"] = stamp
+
+
+def updated_stamp(note: Note, raw: bytes, moment: datetime) -> int | JoplinTime | None:
+    """The ``updated`` a note changed at ``moment`` says, in its own form — Dendron's epoch
+    milliseconds or Joplin's UTC second — or ``None`` for a note that says it in neither (its
+    ``updated``, if any, is the person's to keep). ``revise`` and ``consolidate``'s kept note."""
     updated = note.meta.get("updated")
     if isinstance(updated, int) and not isinstance(updated, bool) and updated in DENDRON_MILLISECONDS:
-        change.set_values["updated"] = int(revision.moment.timestamp() * 1000)
-    elif isinstance(updated, datetime) and _JOPLIN_UPDATED.search(_frontmatter_text(raw)):
-        change.set_values["updated"] = JoplinTime.of(revision.moment)
+        return int(moment.timestamp() * 1000)
+    if isinstance(updated, datetime) and _JOPLIN_UPDATED.search(_frontmatter_text(raw)):
+        return JoplinTime.of(moment)
+    return None
 
 
 # Joplin's "Markdown + Front Matter" export stamps a note's last change in UTC to the second.

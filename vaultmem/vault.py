@@ -663,7 +663,7 @@ class Vault:
         with self._writing("consolidate") as write:
             self.derived.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope, self.derived.embedder().embed),
-                                self.paths)
+                                self.paths, scope.now)
             if self.config.auto_commit and report.finished:
                 # Before report.changes: its first before of a kept note is what HEAD holds.
                 kept_notes, unsaid = cut_off_writes(self.paths, report)
