@@ -3,16 +3,21 @@ agent may read as an answer. Search and explain apply it (tests/test_search.py, 
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
 
 from vaultmem.confidence import (
     LOW_CONFIDENCE_WARNING,
+    NOT_NEAR_WARNING,
     ONE_WORD_WARNING,
     Evidence,
     asks_first_holds,
+    asks_word_weights,
+    held_share,
     judge,
+    word_weight,
 )
 
 # "what is my passport number" on kepano's vault: "Buy wisely" first for holding "number",
@@ -59,3 +64,49 @@ def test_a_negligible_best_score_outranks_the_one_word_rule_and_says_its_score()
 def test_no_hit_is_not_confident_and_warns_nothing() -> None:
     verdict = judge(replace(ONE_WORD, best_score=None))
     assert verdict.confident is False and verdict.warning is None
+
+
+# "drop repeated adjacent lines from a list" on the sample vault: the Inbox first for saying
+# "lines", the meaning side scoring it 0.15; "repeated" and "adjacent" are in no note.
+NOT_NEAR = Evidence(best_score=0.16, words=("drop", "repeated", "adjacent", "lines", "list"), any_word_held=True,
+                    every_word=False, named=False, common_only=False, first_by_meaning=True, first_holds=("lines",),
+                    first_similarity=0.15, meaning_floor=0.2, word_weights=(2.0, 4.4, 4.4, 3.3, 2.5))
+
+
+def test_a_first_hit_holding_little_of_the_query_and_not_near_in_meaning_is_not_confident() -> None:
+    verdict = judge(NOT_NEAR)
+    assert verdict.confident is False
+    assert held_share(NOT_NEAR) == pytest.approx(3.3 / 16.6)
+    assert verdict.warning == NOT_NEAR_WARNING.format(share=3.3 / 16.6)
+    assert verdict.why == ("not confident: the first hit holds 20% of what the query's words say (weighed by how rare each "
+                           "is in the vault; lines of drop, repeated, adjacent, lines, list) and the meaning side scores "
+                           "it 0.15, below the 0.20 unrelated notes can reach")
+    # found by its words alone: the meaning side did not propose it at all
+    assert judge(replace(NOT_NEAR, first_similarity=None)).why.endswith("the meaning side did not propose it")
+
+
+@pytest.mark.parametrize("change", [
+    {"first_similarity": 0.2},  # near enough in meaning: a paraphrase sharing few words ("Which animals live with Ana?")
+    {"first_holds": ("repeated", "lines")},  # it holds a telling word: 7.7 of 16.6
+    {"named": True},  # a note named as asked is the answer, whatever words it holds
+    {"meaning_floor": None},  # an embedder whose scale nobody measured: the rule does not apply
+    {"word_weights": None},  # not looked up: the rule does not decide
+])
+def test_a_first_hit_holding_little_stays_confident_when_anything_else_backs_it(change: dict[str, object]) -> None:
+    evidence = replace(NOT_NEAR, **change)  # type: ignore[arg-type]
+    assert judge(evidence).confident is True
+    assert judge(evidence).warning is None
+
+
+def test_the_words_are_weighed_only_when_the_meaning_side_does_not_find_the_first_hit_near() -> None:
+    assert asks_word_weights(NOT_NEAR) is True
+    assert asks_word_weights(replace(NOT_NEAR, first_similarity=None)) is True
+    assert asks_word_weights(replace(NOT_NEAR, first_similarity=0.25)) is False
+    assert asks_word_weights(replace(NOT_NEAR, meaning_floor=None)) is False
+    assert asks_word_weights(replace(NOT_NEAR, named=True)) is False
+
+
+def test_a_word_weighs_more_the_fewer_passages_hold_it() -> None:
+    assert word_weight(0, 99) > word_weight(1, 99) > word_weight(50, 99) > 0.0
+    assert word_weight(0, 99) == pytest.approx(math.log(100 / 0.5))
+    assert word_weight(99, 99) == pytest.approx(math.log(100 / 99.5))  # every passage holds it: next to nothing

@@ -22,7 +22,8 @@ from vaultmem.errors import NoteNotFound
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
 from vaultmem.ranking import note_scores
-from vaultmem.confidence import COMMON_WORDS_WARNING, LOW_CONFIDENCE_WARNING, NEGLIGIBLE_SCORE, ONE_WORD_WARNING
+from vaultmem.confidence import (COMMON_WORDS_WARNING, LOW_CONFIDENCE_WARNING, NEGLIGIBLE_SCORE, NOT_NEAR_WARNING,
+                                 ONE_WORD_WARNING)
 from vaultmem.search import PASSAGES_PER_NOTE, search_filters
 from vaultmem.snapshots import cosines
 from vaultmem.vectors import VectorIndex, unpack
@@ -2051,6 +2052,36 @@ def test_a_first_hit_holding_one_word_stays_confident_when_it_is_nearest_in_mean
     # "restrictions"), and is the meaning side's first: the answer, and said to be one.
     hits = vault.search("dietary restrictions vegetarian", k=5, now=NOW)
     assert hits[0].path == "preferences/dietary.md"
+    assert hits.confident is True and hits.warnings == []
+
+
+@pytest.mark.parametrize("query", ["drop repeated adjacent lines from a list",
+                                   "watch the end of a log file while new lines keep arriving",
+                                   "delete everything from the cursor to the end of the line when typing a command"])
+def test_a_how_to_sharing_its_common_words_with_a_personal_note_is_not_confident(vault: Vault, query: str) -> None:
+    """Was confident: a shell how-to asked of the sample vault had the Inbox first (0.16 for "drop
+    repeated adjacent lines from a list": it says "lines"; 0.54 for deleting to the end of the
+    line), and an agent trusting ``confident`` answered from it. The first hit holds under a
+    third of what the query's words say (each weighed by how rare it is in the vault: "repeated"
+    and "adjacent" are in no note) and the meaning side does not find it near (confidence.judge,
+    rule 6; benchmarks/PASSAGES.md §35). The hits and their order stay."""
+    hits = vault.search(query, k=10, now=NOW)
+    assert hits and hits.confident is False
+    said = [warning for warning in hits.warnings if warning.startswith("no note matches this well: the first hit holds little")]
+    assert len(said) == 1 and all(said[0] in hit.warnings for hit in hits)
+    share = int(said[0].split("(")[1].split("%")[0])
+    assert said == [NOT_NEAR_WARNING.format(share=share / 100)] and share < 34
+
+
+@pytest.mark.parametrize("query, path", [("on-call runbook for pipeline failures", "procedures/harbor-oncall-runbook.md"),
+                                         ("what time is the Harbor standup now", None)])
+def test_a_right_first_hit_not_near_in_meaning_stays_confident_when_it_holds_the_telling_words(
+        vault: Vault, query: str, path: str | None) -> None:
+    # The runbook scores under the meaning floor (0.20) yet holds "on-call" and "runbook", the
+    # words of the query the vault says least: the answer, and said to be one.
+    hits = vault.search(query, k=5, now=NOW)
+    if path is not None:
+        assert hits[0].path == path
     assert hits.confident is True and hits.warnings == []
 
 

@@ -16,13 +16,25 @@ An answer is **not confident** when:
    passport number" (it says "number"), an on-call runbook for "the password for the router
    admin page" ("page"). Measured (benchmarks/PASSAGES.md §30): of 160 made-up questions
    nothing in four sets' vaults answers, 94 read confident before it, 63 with it; of the 634
-   first hits of the sets' own questions that were right, one turns not confident.
+   first hits of the sets' own questions that were right, one turns not confident;
+6. the first hit holds less than a third of what the query's words say (:data:`FEW_WORDS_SHARE`:
+   each word weighed by how rare it is in the vault, :func:`word_weight`, so that "file", "make",
+   "use" where every note says them count for little and a word no note holds counts most) and
+   the meaning side does not find it near (its score there below the embedder's
+   ``meaning_floor``, or it did not propose it) (:data:`NOT_NEAR_WARNING`): a how-to asked of a
+   personal vault — "how many lines are in this text file" → the Inbox ("lines", "file"), 0.39 —
+   or a personal question asked of manuals. Measured (benchmarks/PASSAGES.md §35, with
+   ``python -m benchmarks.eval_confidence``): of the 240 questions of another set asked of the
+   five sets' vaults, 97 read confident before it, 51 with it; of the 623 right first hits read
+   confident, 5 turn not confident (kepano 1 of 43, the conversations served as echo 4 of 337).
+   An embedder with no ``meaning_floor`` (nobody measured its scale) is not judged by this rule.
 
 Otherwise it is confident. Said, never acted on: the hits and their order stay.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 # A calibrated score at most this is what a question nothing answers reads (adr/0004: "questions
@@ -45,6 +57,24 @@ ONE_WORD_WARNING = ("no note matches this well: the first hit holds {held} of th
                     "nearest in meaning, so it may share a word without answering: the hits below are the nearest, "
                     "not answers")
 
+# Rule 6: the share of the query's weighed words (word_weight) the first hit must hold to be
+# read as an answer when the meaning side does not find it near. A third: a right first hit that
+# holds its question's telling words and misses its common ones ("what time is the Harbor standup
+# now": holds "Harbor", "standup", "time") holds more; a how-to sharing "file" and "lines" with a
+# personal note holds less (PASSAGES.md §35: 1/4 and 1/2 measured beside it).
+FEW_WORDS_SHARE = 1 / 3
+NOT_NEAR_WARNING = ("no note matches this well: the first hit holds little of what the query asks ({share:.0%} of its "
+                    "words, weighed by how rare each is in the vault) and is not near it in meaning: the hits below are "
+                    "the nearest, not answers")
+
+
+def word_weight(rows_holding: int, rows: int) -> float:
+    """How much a query's word says in a vault of ``rows`` passages, ``rows_holding`` of which
+    hold it: BM25's inverse document frequency (ln((N + 1) / (n + 0.5)), never below 0). A word
+    every passage holds says little of which note is meant; one no passage holds says most — the
+    vault never speaks of it, so a note holding the query's other words does not answer it."""
+    return max(0.0, math.log((rows + 1) / (rows_holding + 0.5)))
+
 
 @dataclass(frozen=True)
 class Evidence:
@@ -58,6 +88,9 @@ class Evidence:
     common_only: bool  # every word is a stop word
     first_by_meaning: bool  # the meaning side ranks the first hit first
     first_holds: tuple[str, ...] | None = None  # the words the first hit holds; None: not looked up (:func:`asks_first_holds`)
+    first_similarity: float | None = None  # the meaning side's score of the first hit; None: it did not propose it
+    meaning_floor: float | None = None  # the embedder's (Embedder.meaning_floor); None: rule 6 does not apply
+    word_weights: tuple[float, ...] | None = None  # each of ``words``' word_weight; None: not looked up (:func:`asks_word_weights`)
 
 
 @dataclass(frozen=True)
@@ -74,6 +107,26 @@ def asks_first_holds(evidence: Evidence) -> bool:
     look-up a word, of that note's passages): only then is :attr:`Evidence.first_holds` needed."""
     return (evidence.best_score is not None and not evidence.named and len(evidence.words) >= 2
             and not evidence.first_by_meaning and not evidence.common_only)
+
+
+def asks_word_weights(evidence: Evidence) -> bool:
+    """Whether rule 6 may decide, so the query's words are worth weighing (one full-text count a
+    word) and the first hit's words worth looking up: only when the meaning side does not find
+    the first hit near."""
+    if evidence.best_score is None or evidence.named or evidence.common_only or evidence.meaning_floor is None:
+        return False
+    return evidence.first_similarity is None or evidence.first_similarity < evidence.meaning_floor
+
+
+def held_share(evidence: Evidence) -> float | None:
+    """The share of the query's weighed words the first hit holds (rule 6); None: not looked up."""
+    weights, held = evidence.word_weights, evidence.first_holds
+    if weights is None or held is None:
+        return None
+    total = sum(weights)
+    if total <= 0.0:  # every word in every passage: none says more than another, count them
+        return len(held) / len(evidence.words) if evidence.words else 1.0
+    return sum(weight for word, weight in zip(evidence.words, weights, strict=True) if word in held) / total
 
 
 def judge(evidence: Evidence) -> Verdict:
@@ -97,7 +150,19 @@ def judge(evidence: Evidence) -> Verdict:
         return Verdict(False, f"not confident: the first hit holds {shown} of the query's {count} words "
                               f"({', '.join(evidence.words)}) and the meaning side ranks another note first",
                        ONE_WORD_WARNING.format(held=shown, count=count))
+    share = held_share(evidence)
+    if share is not None and asks_word_weights(evidence) and share < FEW_WORDS_SHARE:
+        return Verdict(False, f"not confident: the first hit holds {share:.0%} of what the query's words say (weighed by "
+                              f"how rare each is in the vault; {', '.join(held) if held else 'none'} of "
+                              f"{', '.join(evidence.words)}) and {_not_near(evidence)}",
+                       NOT_NEAR_WARNING.format(share=share))
     return Verdict(True, f"confident: {_confident_because(evidence, best)}")
+
+
+def _not_near(evidence: Evidence) -> str:
+    if evidence.first_similarity is None:
+        return "the meaning side did not propose it"
+    return f"the meaning side scores it {evidence.first_similarity:.2f}, below the {evidence.meaning_floor:.2f} unrelated notes can reach"
 
 
 def _confident_because(evidence: Evidence, best: float) -> str:

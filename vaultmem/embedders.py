@@ -64,6 +64,11 @@ class Embedder(ABC):
     # chance (ranking.for_many_passages), so a book pasted into one note does not rank by its
     # length. None: no such correction (an embedder nobody measured).
     chance_spread: float | None = None
+    # The meaning side's score (a note's, ranking.py) below which a note is no nearer a query
+    # than unrelated notes get: a first hit under it that holds little of the query's words is
+    # not read as an answer (confidence.py, rule 6). None: not measured for this embedder, and
+    # that rule does not apply.
+    meaning_floor: float | None = None
 
     @abstractmethod
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
@@ -169,6 +174,10 @@ class WordLlamaEmbedder(Embedder):
     # kepano + three 2.4–4.2 MB notes (11,160 passages, 0.046–0.064); the five sets' own vaults
     # spread wider (0.08–0.10), so this lowers a long note less than their spread would (adr/0004).
     chance_spread = 0.055
+    # An unrelated note's score for a question averages 0.008 with a spread of 0.070 (the medians
+    # over the sample's and kepano's 148 questions, every note: PASSAGES.md §30): 0.2 is under
+    # three spreads above that. Measured beside 0.165 and 0.218 (PASSAGES.md §35).
+    meaning_floor = 0.2
 
     def __init__(self) -> None:
         import wordllama

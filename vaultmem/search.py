@@ -53,7 +53,7 @@ from .cjk import (
     width_folded,
 )
 from .combining import WORD
-from .confidence import Evidence, Verdict, asks_first_holds, judge
+from .confidence import Evidence, Verdict, asks_first_holds, asks_word_weights, judge, word_weight
 from .config import CONFIG_FILE
 from .dating import (
     DEFAULT_DATE_PROPERTIES,
@@ -948,12 +948,25 @@ class Searcher:
         None: no hit) may be read as an answer (confidence.judge). The words the first hit holds
         are looked up only when the rule needs them (confidence.asks_first_holds)."""
         first = found.fused[0] if found.fused else None
+        similarity = None if first is None else next((hit.score for hit in found.vectors if hit.label == first.label), None)
         evidence = Evidence(best_score=best_score, words=found.words, any_word_held=bool(found.text),
                             every_word=found.every_word, named=found.named > 0, common_only=found.common_only,
-                            first_by_meaning=first is not None and first.vector_rank == 1)
-        if first is not None and asks_first_holds(evidence):
+                            first_by_meaning=first is not None and first.vector_rank == 1, first_similarity=similarity,
+                            meaning_floor=self.embedder.meaning_floor)
+        weighs = asks_word_weights(evidence)
+        if first is not None and (weighs or asks_first_holds(evidence)):
             evidence = replace(evidence, first_holds=self._words_held(found, first.label))
+        if first is not None and weighs:
+            evidence = replace(evidence, word_weights=self._word_weights(found))
         return judge(evidence)
+
+    def _word_weights(self, found: Candidates) -> tuple[float, ...]:
+        """Each of the query's words' weight (confidence.word_weight): how many passages hold it
+        in the form the text side asked (a word no note holds: none), one full-text count a word."""
+        rows = self.store.passages.count()
+        return tuple(word_weight(0 if word in found.unheld_words or not terms else
+                                 self.store.passages.count_matching(" OR ".join(terms)), rows)
+                     for word, terms in zip(found.words, found.asked, strict=True))
 
     def _words_held(self, found: Candidates, label: int) -> tuple[str, ...]:
         """The query's words note ``label`` holds, in a form the text side asked for (a word no

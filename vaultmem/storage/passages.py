@@ -290,6 +290,11 @@ class PassageStore:
         rows = self.db.execute(query, [text, text, text, text, text, *params, int(per_note), int(limit)])
         return [TextMatch(label, note, float(count)) for label, note, count in rows]
 
+    def count_matching(self, match: str) -> int:
+        """How many rows (passages, of any note) match: a word's document frequency, as BM25
+        counts it (confidence.py weighs the query's words by it). No ranking, no join."""
+        return int(self.db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", [match]).fetchone()[0])
+
     def any_match(self, match: str, among: Eligibility | None = None) -> bool:
         """Does any row match — of a note that passes ``among``, when given? (No ranking: the
         first such row ends the query.)"""
