@@ -323,7 +323,9 @@ from .spelled_days import value_date
 #     Nothing is embedded again.
 # 111: a frontmatter that does not load keeps its `title`, `created` and `date` lines too, read line by line as the
 #     lifecycle keys are (notes.salvage_lifecycle): such a memory keeps its title and its day. Its title is embedded again.
-READER_VERSION = "111"
+# 112: an inline HTML tag reads as nothing, not a space (html_tags.without_html_tags, as snippets show it): `H<sub>2</sub>O`
+#     is the word H2O. A note holding such a tag between two letters is embedded again (its text changed).
+READER_VERSION = "112"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
