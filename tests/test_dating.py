@@ -1230,3 +1230,18 @@ def test_a_memory_date_refused_says_a_time_without_zone_is_the_persons_clock_not
     assert message.startswith("date: invalid timestamp") and "(UTC)" not in message
     assert "2026-12-01T10:00 (the person's own clock)" in message
     assert list(tmp_path.rglob("*.md")) == []
+
+
+def test_a_broken_yaml_keeps_the_day_of_a_date_property_the_vault_names(tmp_path: Path) -> None:
+    """Was (s39 review): a frontmatter that does not load kept only its `created` and `date` lines
+    (notes.SALVAGED_KEYS), so in a vault whose `[dates]` names `fecha` a note with a broken tags
+    line was left out of `list --since/--until` among the undated, while one saying `date:` was listed."""
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n[dates]\ndate = ["fecha"]\n', encoding="utf-8")
+    (tmp_path / "rota.md").write_text("---\nfecha: 2026-01-05\ntags: [viaje\n---\nnota rota\n", encoding="utf-8")
+    (tmp_path / "sana.md").write_text("---\nfecha: 2026-01-06\n---\nnota sana\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        listed = vault.list_notes(since="2026-01-01", until="2026-01-31", now="2026-02-01T00:00:00+00:00")
+        assert sorted((note.path, note.date) for note in listed) == [("rota.md", "2026-01-05"), ("sana.md", "2026-01-06")]
+        problem = next(problem for problem in vault.check().problems if problem.path == "rota.md")
+        assert "only its fecha line(s) are read" in str(problem)

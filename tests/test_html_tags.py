@@ -19,8 +19,10 @@ VIDEO = ('<iframe width="100%" height="400px" src="https://www.youtube.com/embed
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
-        ('<span class="git-footer">Edit</span>', " Edit "),
-        ("Press <kbd>Ctrl</kbd>-<kbd>I</kbd> now", "Press  Ctrl - I  now"),
+        ('<span class="git-footer">Edit</span>', "Edit"),
+        ("Press <kbd>Ctrl</kbd>-<kbd>I</kbd> now", "Press Ctrl-I now"),
+        ("H<sub>2</sub>O and 5 m<sup>2</sup>", "H2O and 5 m2"),  # an inline tag joins what it stands between
+        ("<p>one</p><p>two</p> a<br>b <td>x</td><td>y</td>", " one  two  a b  x  y "),  # a block's or cell's: a space
         ('<img src="a.png" alt="a red kite"> over the hill', " a red kite  over the hill"),
         ('<iframe\n  src="v" allow="gyroscope"></iframe>\nnext line', " \n \nnext line"),  # lines stay
         ("`<span class=\"zebra\">` in code stays", "`<span class=\"zebra\">` in code stays"),
@@ -66,3 +68,18 @@ def test_a_footer_on_every_note_no_longer_hides_the_word_its_class_holds(tmp_pat
         vault.index()
         hits = vault.search("backup my vault with git", k=3, now=NOW)
         assert hits[0].path == "obsidian-git.md", [hit.path for hit in hits]
+
+
+def test_a_word_an_inline_tag_stands_inside_is_found_by_its_words_as_its_snippet_shows_it(tmp_path: Path) -> None:
+    """Was (s39 review): every tag read as a space, so `H<sub>2</sub>O` and `CO<sub>2</sub>` were
+    the words "h", "2", "o" — a search for H2O found the note by meaning alone (0.01) and the
+    full text ranked one saying "CO 2" first for CO2 — while the snippet (snippets.py, tag_text) showed H2O."""
+    (tmp_path / "Chemistry.md").write_text("# Chemistry\n\nWater is H<sub>2</sub>O; the air holds CO<sub>2</sub>.\n",
+                                            encoding="utf-8")
+    (tmp_path / "Lake.md").write_text("# Lake\n\nThe CO 2 level of the lake and the H 2 O of it.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        hits = vault.search("H2O", k=2, now=NOW)
+        assert (hits[0].path, hits[0].match) == ("Chemistry.md", "both"), [(hit.path, hit.match) for hit in hits]
+        assert "H2O" in hits[0].snippet
+        assert vault.explain("Chemistry.md", "CO2", now=NOW).rank["text"] == 1

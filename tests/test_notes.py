@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from vaultmem.dating import note_date
 from vaultmem.errors import NoteReadError
 from vaultmem.markdown import code_ranges
 from vaultmem.noteio import edit_frontmatter
-from vaultmem.notes import inline_tags, parse_note, read_note, tags_of, title_of
+from vaultmem.notes import MAX_SALVAGED_DAYS, inline_tags, parse_note, read_note, tags_of, title_of
 
 
 def parse(text: str | bytes, path: str = "folder/note.md"):
@@ -892,3 +892,12 @@ def test_a_time_of_day_in_a_property_is_read_as_written_not_as_a_sexagesimal_num
     meta = read_note(tmp_path, "n.md").meta
     assert (meta["time"], meta["length"], meta["pace"]) == ("18:18", "1:30:00", "4:05.5")
     assert (meta["year"], meta["ratio"]) == (2024, 0.5)  # numbers without a colon stay numbers
+
+
+def test_a_broken_frontmatter_keeps_a_line_whose_value_is_a_day_and_asks_yaml_of_few_of_them() -> None:
+    note = parse("---\nfecha: 2026-01-05\nstatus: draft\ncreado: 2026-01-04T10:00:00Z\ntags: [a\n---\nbody\n")
+    assert note.meta == {"fecha": date(2026, 1, 5), "creado": datetime(2026, 1, 4, 10, tzinfo=UTC)}  # status: no day
+    started = time.perf_counter()
+    many = parse("---\ntags: [a\n" + "".join(f"k{number}: 2026-01-05\n" for number in range(20_000)) + "---\n")
+    assert len(many.meta) == MAX_SALVAGED_DAYS  # each a YAML load: 20,000 took seconds
+    assert time.perf_counter() - started < 2.0

@@ -10,6 +10,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 import yaml
+from test_dating import local_zone, needs_tzset
 
 from vaultmem import Vault, parse_timestamp
 
@@ -70,6 +71,26 @@ def test_revise_writes_a_new_expiry_as_a_day_and_moves_the_one_it_counted_from_a
         # A later day the memory is about moves the expiry vaultmem counted (from the start of that day),
         # though created holds only a day: the deadline was recognised as vaultmem's own.
         vault.revise(path.name, set_properties={"date": "2026-12-20"}, now=NOW)
+        assert properties(path)["expires_at"] > date(2026, 12, 20)
+
+
+@needs_tzset
+def test_a_created_day_is_the_day_on_the_machine_s_calendar_and_revise_still_knows_its_own_deadline(vault_dir: Path) -> None:
+    """Was (s39 review): the UTC day. At 20:00 on Thursday 3 December in Los Angeles (04:00 UTC on
+    Friday) a memory said `created: 2026-12-04`, and `list --since today --until today` left it out
+    while listing it under tomorrow; beside `date: today` (2026-12-03) in the same file."""
+    declare(vault_dir, created="date", expires_at="date")
+    evening = "2026-12-04T04:00:00+00:00"
+    with local_zone("America/Los_Angeles"), Vault(vault_dir) as vault:
+        written = vault.remember("Dinner with Ana at the harbor", layer="L2", now=evening)
+        path = vault_dir / written.path
+        assert properties(path)["created"] == date(2026, 12, 3)
+        assert [note.path for note in vault.list_notes(since="today", until="today", now=evening)] == [written.path]
+        assert vault.list_notes(since="tomorrow", until="tomorrow", now=evening) == []
+        # Its deadline (7 days after 04:00 UTC on the 4th, as a day: the 12th) is still known as
+        # vaultmem's own, though it lies past the created day's UTC span + TTL: a later day moves it.
+        assert properties(path)["expires_at"] == date(2026, 12, 12)
+        vault.revise(path.name, set_properties={"date": "2026-12-20"}, now=evening)
         assert properties(path)["expires_at"] > date(2026, 12, 20)
 
 

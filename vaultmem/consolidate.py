@@ -40,7 +40,7 @@ Finding clusters (reads, then a pure core):
    characters), when it is alike only by a template's lines (``template_alike``), and — two
    of your own notes only — when their texts share under OWN_SHARED_WORDS of their words
    (``few_common_words``) or their names share no word (``different_names``) — each also without the
-   words COMMON_NOTES or more of the compared notes hold, a template's (:func:`without_common_words`): the English
+   words COMMON_NOTES or more of the compared notes hold (all, of three or four), a template's (:func:`without_common_words`): the English
    embedder put two Turkish study notes at 0.891, and a Japanese diary day copied into a spec
    page would have been archived into it (:func:`own_pairs_alike_in_words`).
 6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
@@ -157,6 +157,10 @@ OWN_SHARED_WORDS = 0.5
 # A word at least this many of the compared notes of your own hold (in their texts, or their names)
 # is a template's or the vault's, not evidence that two of them say one thing (without_common_words).
 COMMON_NOTES = 5
+# Fewer compared notes than COMMON_NOTES, but at least this many: a word every one of them holds is
+# common. Three or four pages of one template were merged into one (a review, s39); two notes' shared
+# words are what a page and its copy share, which nothing tells from a template's.
+FEWEST_WITH_COMMON_WORDS = 3
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,000 is 1000
 _TWELVE_HOUR = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 2:30pm is 14:30
 
@@ -803,12 +807,14 @@ class OwnWords:
 
 def without_common_words(own: Mapping[int, OwnWords], common: int = COMMON_NOTES) -> dict[int, OwnWords]:
     """``own`` with each note's words also counted without those that at least ``common`` of the
-    notes hold in their texts (their names: in their names) — a template's words, not evidence
+    notes hold in their texts (their names: in their names) — all of them, when there are fewer
+    but :data:`FEWEST_WITH_COMMON_WORDS` or more — a template's words, not evidence
     that two notes say one thing. Nineteen plugin pages of one generator's template (badges,
     "Plugin ID", a sponsor comment, a footer) shared over half their words, and every plugin's
     name held "obsidian": --any-note planned them into one note, and Chesser into Templater at
     0.968 (a trial, the Obsidian Hub). Without the common words, Chesser says "chess game viewer
     editor" and Templater "create and use templates"."""
+    common = min(common, max(len(own), FEWEST_WITH_COMMON_WORDS))
     text_counts = Counter(word for words in own.values() for word in words.text)
     name_counts = Counter(word for words in own.values() for word in words.name)
     return {label: replace(words, rare_text=frozenset(word for word in words.text if text_counts[word] < common),

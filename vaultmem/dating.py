@@ -998,7 +998,7 @@ def weekday_said(value: str, bound: Bound, now: datetime, week_start: int = 0, *
         first = _WEEKDAY_WORDS[week_start].capitalize()
         how = f"the {day:%A} of this week ({first} to {_WEEKDAY_WORDS[(week_start + 6) % 7].capitalize()})"
     else:
-        how = f"the nearest {day:%A} {'before' if which == 'last' else 'after'} today ({_local_date(now).isoformat()})"
+        how = f"the nearest {day:%A} {'before' if which == 'last' else 'after'} today ({local_date(now).isoformat()})"
     return Spelled(Argument(name, repr(value)), f" is {shown}: {how}")
 
 
@@ -1024,8 +1024,8 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0,
                          f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
     ahead = after is not None or name.startswith("due") or (end and not name.startswith("done"))
-    _refuse_lone_month(text, value, name, _local_date(now), ahead)
-    lone = _lone_weekday(text, _local_date(now) if after is None else after, ahead)
+    _refuse_lone_month(text, value, name, local_date(now), ahead)
+    lone = _lone_weekday(text, local_date(now) if after is None else after, ahead)
     if lone is not None:
         return _end_of(lone) if end else _start_of(lone)
     try:
@@ -1090,7 +1090,7 @@ def _at(moment: datetime, end: bool) -> Bound:
     daily note and `--until` a time keeps that day's, never the next day's by its UTC midnight."""
     if moment in (_START_OF_TIME, _END_OF_TIME):
         return Bound.exact(moment)
-    day = _local_date(moment)
+    day = local_date(moment)
     label = (_end_of(day) if end else _start_of(day)).day
     return Bound(day=label, instant=moment)
 
@@ -1163,7 +1163,7 @@ def _days_named(text: str, now: datetime, week_start: int = 0) -> tuple[date, da
     ``now``); None for anything else (a time, a duration)."""
     words = _period_words(text)
     if words is not None:
-        return _relative_period(words, _local_date(now), week_start)
+        return _relative_period(words, local_date(now), week_start)
     period = _period(text)
     if period is None and _is_date_alone(text):  # a period first: date.fromisoformat reads 2026-W48 as its Monday
         day = date.fromisoformat(text)
@@ -1200,7 +1200,7 @@ def memory_day_word(value: object, now: datetime, week_start: int = 0, *, name: 
     if not isinstance(value, str):
         return None
     text = iso_spelling(value.strip())
-    today = _local_date(now)
+    today = local_date(now)
     weekday = _weekday_alone(text)
     if weekday is not None:
         day = today + timedelta(days=(weekday - today.weekday()) % 7)
@@ -1391,7 +1391,7 @@ def _days_after(day: date, days: int) -> date:
         return date.max
 
 
-def _local_date(now: datetime) -> date:
+def local_date(now: datetime) -> date:
     """The calendar date on this machine's clock at ``now`` (its zone as the OS says it now)."""
     return _on_local_clock(now).date()
 
@@ -1490,7 +1490,7 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         moment = now + length if ahead else now - length
         if not end and _DAYS_ONLY.fullmatch(text.replace(" ", "")):  # 7d: from the start of the local day 7 days back
             days = timedelta(days=length.days)
-            return _start_of(_local_date(now) + days if ahead else _local_date(now) - days)
+            return _start_of(local_date(now) + days if ahead else local_date(now) - days)
     except OverflowError:
         raise UsageError(Argument(name, repr(value)), f" reaches {'past year 9999' if ahead else 'back before year 1'} "
                          f"from {now.date().isoformat()}: give a shorter duration or a date") from None

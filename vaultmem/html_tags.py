@@ -70,9 +70,11 @@ def tag_text(match: re.Match[str]) -> str:
 
 
 def without_html_tags(text: str) -> str:
-    """``text`` with each of HTML's own tags outside code reduced to a space (an image's to its
-    ``alt``), keeping the line breaks a tag spans: every line keeps its number. ``text`` itself
-    when it holds no tag."""
+    """``text`` with each of HTML's own tags outside code read as :func:`tag_text` reads it (a
+    block's or a cell's a space, an image its ``alt``, an inline one nothing: ``H<sub>2</sub>O``
+    is the word ``H2O``), keeping the line breaks a tag spans: every line keeps its number.
+    ``text`` itself when it holds no tag. Was: every tag a space, so a search for H2O or CO2 did
+    not find ``H<sub>2</sub>O`` by its words while the snippet showed H2O."""
     if "<" not in text:
         return text
     tags = [tag for tag in HTML_TAG.finditer(text) if is_markup(tag)]
@@ -86,7 +88,7 @@ def without_html_tags(text: str) -> str:
         inside = bisect.bisect_right(code_starts, tag.start()) - 1
         if inside >= 0 and tag.start() < code[inside][1]:
             continue
-        described = image_description(tag.group()) if tag.group(2).casefold() == "img" else ""
-        pieces += [text[position:tag.start()], f" {described} " if described else " ", "\n" * tag.group().count("\n")]
+        shown = tag_text(tag)
+        pieces += [text[position:tag.start()], " " if shown == "\n" else shown, "\n" * tag.group().count("\n")]
         position = tag.end()
     return "".join(pieces) + text[position:] if pieces else text

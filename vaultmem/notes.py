@@ -323,7 +323,11 @@ from .spelled_days import value_date
 #     Nothing is embedded again.
 # 111: a frontmatter that does not load keeps its `title`, `created` and `date` lines too, read line by line as the
 #     lifecycle keys are (notes.salvage_lifecycle): such a memory keeps its title and its day. Its title is embedded again.
-READER_VERSION = "111"
+# 112: an inline HTML tag reads as nothing, not a space (html_tags.without_html_tags, as snippets show it): `H<sub>2</sub>O`
+#     is the word H2O. A note holding such a tag between two letters is embedded again (its text changed).
+# 113: a frontmatter that does not load also keeps any other top-level line whose value is a day or a time
+#     (`fecha: 2026-01-05`, a date property `[dates]` may name): such a note keeps its day. Its props are embedded again.
+READER_VERSION = "113"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -385,14 +389,21 @@ VERSION_CHARS = 16  # of the content hash: a note's `version` (64 bits; it only 
 # What is read from a frontmatter that does not load: the keys that decide a note's identity
 # and lifetime, its name and its day (a memory a person's typo broke still answers to its
 # title and is listed by `since`/`until`: adr/0020 addendum 2026-12-03), each on a top-level
-# line (no indentation) of its own. `created` and `date` are the default date properties.
+# line (no indentation) of its own. `created` and `date` are the default date properties; any
+# other key whose value is a day or a time is read too: a vault's `[dates]` may name `fecha` or
+# `creado` (config.DateProperties), which the parser does not know.
 SALVAGED_KEYS = ("id", "layer", "expires_at", "permanent", "title", "created", "date")
 # The value must end on its line: an indented line after it would continue a plain scalar.
 # Greedy to the end of the line (trailing blanks are stripped after): a lazy value followed
-# by optional blanks would take time quadratic in a line of many blanks.
-_SALVAGE_LINE = re.compile(r"^([\"']?)(" + "|".join(SALVAGED_KEYS) + r")\1[ \t]*:(?:[ \t]+(.*))?$(?!\n[ \t]+[^ \t\n#])",
+# by optional blanks would take time quadratic in a line of many blanks. A key is words joined
+# by single spaces or hyphens (`fecha`, `date created`), so no two ways of matching compete.
+_SALVAGE_LINE = re.compile(r"^([\"']?)([^\W\d][\w-]*(?: [\w-]+)*)\1[ \t]*:(?:[ \t]+(.*))?$(?!\n[ \t]+[^ \t\n#])",
                            re.MULTILINE)
 _SALVAGED_TYPES = (str, int, float, bool, date)  # datetime is a date
+# Of the other keys, only values that begin as YAML's days do (2026-01-05) are asked of YAML, and
+# at most this many: a frontmatter of 60,000 such lines took 3 s to salvage, each line a YAML load.
+_LOOKS_LIKE_A_DAY = re.compile(r"\d{4}-\d\d?-\d\d?")
+MAX_SALVAGED_DAYS = 16
 # YAML errors and what PyYAML raises outside its hierarchy on bad values:
 # a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
 YAML_LOAD_ERRORS = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
@@ -998,7 +1009,8 @@ def _looks_like_yaml(yaml_text: str) -> bool:
 
 def salvage_lifecycle(yaml_text: str) -> dict[str, Any]:
     """The lifecycle keys, ``title``, ``created`` and ``date`` of a frontmatter block that does
-    not load, read line by line (:data:`SALVAGED_KEYS`).
+    not load, read line by line (:data:`SALVAGED_KEYS`), and any other key whose value is a day
+    or a time (a date property the vault's ``[dates]`` names: ``fecha``, ``creado``).
 
     Only a top-level line ``key: value`` whose value is a plain scalar on that line (YAML
     reads it as text, a number, a boolean or a date: never a list, a mapping, an anchor or a
@@ -1011,8 +1023,11 @@ def salvage_lifecycle(yaml_text: str) -> dict[str, Any]:
     for match in _SALVAGE_LINE.finditer(yaml_text):
         found.setdefault(match.group(2), []).append((match.group(3) or "").rstrip(" \t"))
     salvaged: dict[str, Any] = {}
-    for key, values in found.items():
-        if len(values) == 1 and (value := _plain_scalar(values[0])) is not None:
+    days = [key for key, values in found.items() if key not in SALVAGED_KEYS and _LOOKS_LIKE_A_DAY.match(values[0])]
+    for key in [key for key in SALVAGED_KEYS if key in found] + days[:MAX_SALVAGED_DAYS]:
+        values = found[key]
+        if len(values) == 1 and (value := _plain_scalar(values[0])) is not None and (
+                key in SALVAGED_KEYS or isinstance(value, date)):
             salvaged[key] = value
     return salvaged
 
@@ -1184,7 +1199,7 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
                   block: FrontmatterBlock | None = None) -> Problem:
     where, reason = yaml_failure(error)
     reason += _unclosed_hint(block)
-    read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
+    read = ", ".join([key for key in SALVAGED_KEYS if key in salvaged] + [key for key in salvaged if key not in SALVAGED_KEYS])
     meanwhile = Spelled(f"until then only its {read} line(s) are read; " if read else "until then it has no metadata; ",
                         JOBS_LEAVE_IT_ALONE)
     if isinstance(error, FrontmatterTooLarge):

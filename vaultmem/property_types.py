@@ -5,7 +5,7 @@ Obsidian keeps one type per property name for the whole vault (``{"types": {"cre
 "date", "expires_at": "datetime"}}``) and shows a value of another shape as a type mismatch.
 ``remember`` stamps ``created`` and ``expires_at`` as times; in a vault that declares one a
 ``date`` it writes the day instead (a trial: every memory's Created showed a warning in the
-property panel). A ``created`` written as a day is that day in UTC, the day its time was in; an
+property panel). A ``created`` written as a day is the day its time was on this machine's calendar; an
 ``expires_at`` written as a day is the first midnight (UTC) at or after the deadline, so a
 memory never expires before the time its TTL or its caller gave. Undeclared, ``datetime`` or any
 other type: a time, as before. A file Obsidian cannot have written (no JSON, not an object) is a
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 
+from .dating import local_date
 from .exclusions import read_settings
 from .lifecycle import parse_timestamp
 from .notes import Problem
@@ -41,8 +42,11 @@ class PropertyTypes:
         return self.types.get(key.casefold()) == DATE_TYPE
 
     def created(self, moment: datetime) -> date | datetime:
-        """``created`` as the vault declares it: the UTC day of ``moment``, or ``moment``."""
-        return parse_timestamp(moment).date() if self.is_date("created") else moment
+        """``created`` as the vault declares it: the day ``moment`` is on this machine's calendar
+        (as ``since``/``until`` and a ``date`` of "today" read it), or ``moment``. Was the UTC day:
+        a memory written on a Thursday evening in Los Angeles said Friday, and ``list --since today
+        --until today`` left it out (s39 review)."""
+        return local_date(parse_timestamp(moment)) if self.is_date("created") else moment
 
     def deadline(self, moment: datetime) -> date | datetime:
         """``expires_at`` as the vault declares it: the day whose midnight (UTC) is the first at

@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from .body_edits import append_paragraph, body_lines, replace_body, replace_in_body
-from .dating import property_day
+from .dating import local_day_start, property_day
 from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
 from .field_edits import edit_fields, writes_properties
 from .fields import case_fold
@@ -695,10 +695,13 @@ def _own_expiry(meta: Mapping[str, Any], layer: str | None, policy: LayerPolicy,
     try:
         if _is_day(meta.get("created")):
             # Written as its day (a vault whose types.json declares created a date), the time it was
-            # written is some moment of that day: its deadline lies within the day after created + TTL
-            # (a day too, where expires_at is declared one: the first midnight at or after it).
-            return any(start + ttl <= expires <= start + ttl + timedelta(days=1)
-                       for start in (created, ttl_start(created, days.before)))
+            # written is some moment of that day — on this machine's calendar, or UTC's as before s39:
+            # its deadline lies from that day's first moment + TTL to its last + TTL and a day (a day
+            # too, where expires_at is declared one: the first midnight at or after it).
+            first, last = _moments_of(created.date())
+            begun = ttl_start(created, days.before)
+            return (first + ttl <= expires <= last + ttl + timedelta(days=1)
+                    or begun + ttl <= expires <= begun + ttl + timedelta(days=1))
         return expires in {created + ttl, ttl_start(created, days.before) + ttl}
     except OverflowError:  # a day near year 9999: no deadline vaultmem could have written
         return False
@@ -745,6 +748,13 @@ def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Cha
 def _layer_deadline(start: datetime, ttl: timedelta, layer: str) -> datetime:
     """``start`` + the layer's TTL; :class:`InvalidDuration` when that is past year 9999 (a day near it)."""
     return add_duration(start, ttl, f"{format_duration(ttl)} ({layer} TTL)")
+
+
+def _moments_of(day: date) -> tuple[datetime, datetime]:
+    """From the earlier of ``day``'s first moments in UTC and on this machine's calendar to the
+    later of its ends: where a moment written as that day, by either reading, lies."""
+    utc = datetime.combine(day, time(), UTC)
+    return min(utc, local_day_start(day)), max(utc + timedelta(days=1), local_day_start(day + timedelta(days=1)))
 
 
 def _is_day(value: object) -> bool:

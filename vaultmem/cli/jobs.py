@@ -142,10 +142,10 @@ def render_clusters(report: ConsolidationReport) -> None:
         (plan.template_alike, "alike only by the lines of one of your templates (measured without them, below the "
                               "threshold)"),
         (plan.few_common_words, "of your own notes whose texts share under half their words, or under half once the "
-                                "words of five or more of the notes compared are left out (two pages on one subject, two "
+                                "words of five or more of the notes compared (all, of three or four) are left out (two pages on one subject, two "
                                 "pages of one template, not a page and its copy)"),
         (plan.different_names, "of your own notes whose names share no word, or none but words five or more of the "
-                               "notes' names hold (a text copied into a page of another name, as a day's note into a "
+                               "notes' names hold (all, of three or four) (a text copied into a page of another name, as a day's note into a "
                                "project's)"),
         (plan.different_works, "whose notes are about two works or two people (a citekey, doi, name or email "
                                "property each: two papers' or two people's notes of one template)"),
