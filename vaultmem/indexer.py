@@ -52,6 +52,7 @@ from .storage import (
     Store,
 )
 from .task_dates import TaskLine, is_kanban_board, task_lines
+from .turns import contexts, folders_of, is_turn, turn_order
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -304,6 +305,7 @@ class Indexer:
         # 5 of a cold index's 18 CPU s at 10,000 notes, ran while nothing was embedded.
         _in_turn(list(chunks(todo)), lambda chunk: self._prepare(chunk, known, vanished), write)
         self._remove(vanished, report)
+        self._hold_turns_before(report)
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
         self._record_rules(exclusions, daily)
@@ -419,8 +421,35 @@ class Indexer:
         vanished = _Vanished(gone)
         self._sync_chunk(present, known, vanished, report)
         self._remove(vanished, report)
+        self._hold_turns_before(report)
         self._keep_links(relatives)
         return report
+
+    def _hold_turns_before(self, report: IndexReport) -> None:
+        """Give each conversation turn of the folders this run changed the text of the turns said
+        before it (turns.py), written only where it changed. After every write of the run: a
+        turn's rows are written without it (PassageStore._write_fts), and the turn before it
+        may have been added, edited or removed while the turn itself was not."""
+        changed = [*report.added, *report.updated, *report.removed, *(path for move in report.moved for path in move)]
+        folders = folders_of(changed)
+        if not folders:
+            return
+        with self.store.transaction():
+            notes = sorted(((path, state.label) for path, state in self.store.notes.file_states().items()
+                            if turn_order(path)[0] in folders), key=lambda item: turn_order(item[0]))
+            properties = self.store.passages.properties_of([label for _, label in notes])
+            by_folder: dict[str, list[int]] = {}
+            for path, label in notes:
+                if is_turn(properties.get(label, "")):
+                    by_folder.setdefault(turn_order(path)[0], []).append(label)
+            turns = [label for labels in by_folder.values() for label in labels]
+            rows = self.store.passages.of_notes(turns)
+            bodies = self.store.passages.bodies([row.label for label in turns for row in rows.get(label, [])])
+            texts = {label: " ".join(bodies.get(row.label, "") for row in rows.get(label, [])) for label in turns}
+            wanted = {row.label: context for labels in by_folder.values() for label, context in contexts(labels, texts).items()
+                      for row in rows.get(label, [])}
+            held = self.store.passages.turn_contexts(list(wanted))
+            self.store.passages.set_turn_contexts({label: text for label, text in wanted.items() if held.get(label) != text})
 
     def _keep_links(self, relatives: Sequence[str]) -> None:
         """The stored symlinked note files (resolution._by_link_name) with these paths as they
