@@ -13,7 +13,7 @@ from pathlib import Path
 from helpers import NOW, keyword_side, write_file, write_vault
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.turns import CONTEXT_TURNS, contexts, is_turn, turn_order
+from vaultmem.turns import CONTEXT_TURNS, affected, context, is_turn, turn_order, turns_before
 
 
 def _turn(speaker: str, text: str) -> str:
@@ -43,9 +43,16 @@ def test_a_folders_turns_are_in_file_name_order_with_numbers_read_as_numbers() -
 
 
 def test_each_turn_holds_the_turns_before_it_and_the_first_none() -> None:
-    held = contexts([1, 2, 3, 4], {1: "one", 2: "two", 3: "three", 4: "four"})
+    texts = {1: "one", 2: "two", 3: "three", 4: "four"}
     assert CONTEXT_TURNS == 2
-    assert held == {1: "", 2: "one", 3: "one \n two", 4: "two \n three"}
+    assert [context(turns_before([1, 2, 3, 4], at), texts) for at in range(4)] == ["", "one", "one \n two", "two \n three"]
+
+
+def test_a_change_reaches_the_turn_itself_and_the_turns_after_it_only() -> None:
+    turns = [turn_order(f"c/t{number}.md") for number in range(1, 7)]
+    assert affected(turns, ["c/t2.md"]) == {1, 2, 3}
+    assert affected(turns, ["c/t2b.md"]) == {2, 3, 4}  # a note removed (or no turn) between t2 and t3
+    assert affected(turns, ["c/t6.md"]) == {5}
 
 
 def test_a_reply_is_found_by_the_words_of_the_turns_before_it(tmp_path: Path) -> None:

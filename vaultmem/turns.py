@@ -20,8 +20,8 @@ cost the manuals and the references). See adr/0004, "A turn and the turns before
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from pathlib import PurePosixPath
 
 # Properties that say who said a note's text, as conversation exports write them: a dialogue's
 # `speaker`, a chat or mail export's `sender` and `from`. Not `author`: a reference's author
@@ -41,23 +41,29 @@ def is_turn(props_text: str) -> bool:
     return False
 
 
-def turn_order(path: str) -> tuple[str, list[tuple[int, str]]]:
+def turn_order(path: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     """A note's folder, then its file name with its numbers read as numbers: a folder's turns in this order."""
-    folder = str(PurePosixPath(path).parent)
-    name = PurePosixPath(path).name.casefold()
-    return folder, [(int(part), "") if part.isdigit() else (0, part) for part in _NUMBER.split(name) if part]
+    folder, _, name = path.rpartition("/")
+    return folder, tuple((int(part), "") if part.isdigit() else (0, part) for part in _NUMBER.split(name.casefold()) if part)
 
 
-def folders_of(paths: Sequence[str]) -> set[str]:
-    return {str(PurePosixPath(path).parent) for path in paths}
-
-
-def contexts(turns: Sequence[int], texts: Mapping[int, str]) -> dict[int, str]:
-    """For each turn of one folder (note labels, in :func:`turn_order`), the text of the
-    :data:`CONTEXT_TURNS` turns before it, oldest first, each cut at :data:`CONTEXT_CHARS`
-    (``texts``: each turn's text); the folder's first turn holds none."""
-    found: dict[int, str] = {}
-    for position, label in enumerate(turns):
-        before = turns[max(0, position - CONTEXT_TURNS):position]
-        found[label] = " \n ".join(texts.get(other, "")[:CONTEXT_CHARS] for other in before)
+def affected(keys: Sequence[tuple[str, tuple[tuple[int, str], ...]]], changed: Sequence[str]) -> set[int]:
+    """The positions among ``keys`` (one folder's turns' :func:`turn_order`, sorted) whose turns
+    before them may have changed when the notes at ``changed`` paths of that folder were added,
+    edited or removed (turns or not: one may have stopped being a turn): each such note's place
+    and the :data:`CONTEXT_TURNS` turns after it."""
+    found: set[int] = set()
+    for path in changed:
+        place = bisect_left(keys, turn_order(path))
+        found.update(range(place, min(len(keys), place + 1 + CONTEXT_TURNS)))
     return found
+
+
+def turns_before(turns: Sequence[int], position: int) -> Sequence[int]:
+    """The :data:`CONTEXT_TURNS` turns before the one at ``position`` of a folder's ``turns``, oldest first."""
+    return turns[max(0, position - CONTEXT_TURNS):position]
+
+
+def context(before: Sequence[int], texts: Mapping[int, str]) -> str:
+    """What a turn's rows hold of the turns ``before`` it: their texts, each cut at :data:`CONTEXT_CHARS`."""
+    return " \n ".join(texts.get(label, "")[:CONTEXT_CHARS] for label in before)
