@@ -19,6 +19,7 @@ cost the manuals and the references). See adr/0004, "A turn and the turns before
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
@@ -41,6 +42,7 @@ def is_turn(props_text: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=65536)  # a watcher orders a folder's turns at every edit: its paths read once
 def turn_order(path: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     """A note's folder, then its file name with its numbers read as numbers: a folder's turns in this order."""
     folder, _, name = path.rpartition("/")
