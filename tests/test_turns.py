@@ -74,7 +74,8 @@ def test_an_edit_of_the_turn_before_reaches_the_reply_and_a_removal_too(tmp_path
         assert "chat/2024-03-04/t10.md" in keyword_side(opened, "Ben Lisbon")
         assert keyword_side(opened, "Mexico") == []  # no row holds the old words, its own or the turns after it
         (vault / "chat/2024-03-04/t9.md").unlink()
-        opened.index()  # t8 is now the turn before t10, t10 the one before t11
+        opened.search("chocolate", k=1, now=NOW)  # a search catches up (the few paths' way, as a watcher's)
+        # t8 is now the turn before t10, t10 the one before t11
         assert "chat/2024-03-04/t11.md" in keyword_side(opened, "Lisbon chocolate")
         assert keyword_side(opened, "lovely plan") == []  # t9's words left the turns after it too
 
