@@ -112,7 +112,7 @@ def test_an_index_made_before_reads_its_notes_again_with_the_marks_kept(hindi_va
         database.execute("DROP TABLE passages_fts")
         database.execute("CREATE VIRTUAL TABLE passages_fts USING fts5(name, title, aliases, headings, props, tags, body, "
                          "stems, tokenize = 'porter unicode61 remove_diacritics 2')")
-        database.execute("DELETE FROM _migrations WHERE name = '018_combining_marks_in_words'")
+        database.execute("DELETE FROM _migrations WHERE name IN ('018_combining_marks_in_words', '019_turn_context')")
         embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
     database.close()
     with Vault(hindi_vault, embedder=HashingEmbedder()) as vault:

@@ -52,6 +52,7 @@ from .storage import (
     Store,
 )
 from .task_dates import TaskLine, is_kanban_board, task_lines
+from .turns import SPEAKER_KEYS, affected, context, is_turn, turn_order, turns_before
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -304,6 +305,7 @@ class Indexer:
         # 5 of a cold index's 18 CPU s at 10,000 notes, ran while nothing was embedded.
         _in_turn(list(chunks(todo)), lambda chunk: self._prepare(chunk, known, vanished), write)
         self._remove(vanished, report)
+        self._hold_turns_before(report)
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
         self._record_rules(exclusions, daily)
@@ -419,8 +421,53 @@ class Indexer:
         vanished = _Vanished(gone)
         self._sync_chunk(present, known, vanished, report)
         self._remove(vanished, report)
+        self._hold_turns_before(report)
         self._keep_links(relatives)
         return report
+
+    def _hold_turns_before(self, report: IndexReport) -> None:
+        """Give the conversation turns this run may have changed the turns before of (turns.py)
+        the text of those turns, written only where it changed. After every write of the run: a
+        turn's rows are written without it (PassageStore._write_fts), and the turn before it may
+        have been added, edited or removed while the turn itself was not. Only the changed notes'
+        places and the turns after them are written: an edit in a folder of thousands of turns reads
+        the properties of its folder's turns and a few texts (a vault with no turn: one full-text
+        query, no write lock). Read under the write lock: another process may write the same
+        folder meanwhile."""
+        changed = [*report.added, *report.updated, *report.removed, *(path for move in report.moved for path in move)]
+        if not changed or not self.store.passages.speaking_notes(sorted(SPEAKER_KEYS)):
+            return
+        with self.store.transaction():
+            self.store.passages.set_turn_contexts(self._turns_before_changed(changed))
+
+    def _turns_before_changed(self, changed: Sequence[str]) -> dict[int, str]:
+        """Passage label → the ``context`` its row should hold and does not, for the turns whose
+        turns before them these ``changed`` paths may have changed (turns.affected)."""
+        spoken = self.store.passages.speaking_notes(sorted(SPEAKER_KEYS))
+        if not spoken:
+            return {}
+        changed_in: dict[str, list[str]] = {}
+        for path in changed:
+            changed_in.setdefault(path.rpartition("/")[0], []).append(path)
+        near = {label: path for label, path in self.store.notes.paths_in_folders(changed_in).items() if label in spoken}
+        properties = self.store.passages.properties_of(list(near))
+        paths = {label: path for label, path in near.items() if is_turn(properties.get(label, ""))}
+        by_folder: dict[str, list[tuple[tuple[str, tuple[tuple[int, str], ...]], int]]] = {}
+        for key, label in sorted((turn_order(path), label) for label, path in paths.items()):
+            by_folder.setdefault(key[0], []).append((key, label))
+        wanted: dict[int, Sequence[int]] = {}  # turn → the turns before it
+        for folder, turns in by_folder.items():
+            labels = [label for _, label in turns]
+            for position in affected([key for key, _ in turns], changed_in.get(folder, [])):
+                wanted[labels[position]] = turns_before(labels, position)
+        if not wanted:
+            return {}
+        rows = self.store.passages.of_notes(sorted({*wanted, *(label for before in wanted.values() for label in before)}))
+        bodies = self.store.passages.bodies([row.label for before in wanted.values() for label in before for row in rows.get(label, [])])
+        texts = {label: " ".join(bodies.get(row.label, "") for row in rows.get(label, [])) for before in wanted.values() for label in before}
+        contexts = {row.label: context(before, texts) for label, before in wanted.items() for row in rows.get(label, [])}
+        held = self.store.passages.turn_contexts(list(contexts))
+        return {label: text for label, text in contexts.items() if held.get(label) != text}
 
     def _keep_links(self, relatives: Sequence[str]) -> None:
         """The stored symlinked note files (resolution._by_link_name) with these paths as they

@@ -327,7 +327,9 @@ from .spelled_days import value_date
 #     is the word H2O. A note holding such a tag between two letters is embedded again (its text changed).
 # 113: a frontmatter that does not load also keeps any other top-level line whose value is a day or a time
 #     (`fecha: 2026-01-05`, a date property `[dates]` may name): such a note keeps its day. Its props are embedded again.
-READER_VERSION = "113"
+# 114: a conversation turn (a note whose `speaker`, `sender` or `from` says who said it) also holds, in the full
+#     text's `context` column, the text of the two turns before it in its folder (turns.py). Nothing is embedded again.
+READER_VERSION = "114"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -112,7 +112,7 @@ from .results import SimilarNote
 from .set_aside import set_aside, set_aside_warning
 from .snippets import Snippet, passage_snippet
 from .stems import stem
-from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
+from .storage import NOT_TURNS_BEFORE, PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
 from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
 from .valued import valued_notes
@@ -970,10 +970,12 @@ class Searcher:
 
     def _words_held(self, found: Candidates, label: int) -> tuple[str, ...]:
         """The query's words note ``label`` holds, in a form the text side asked for (a word no
-        note holds, none): one full-text look-up a word, over that note's passages."""
+        note holds, none): one full-text look-up a word, over that note's passages. Not in the turns
+        said before it (turns.py): a reply does not hold the words of the question it answers."""
         passages = self.store.passages.labels_of([label])
         return tuple(word for word, terms in zip(found.words, found.asked, strict=True)
-                     if word not in found.unheld_words and terms and self.store.passages.fts_scores(" OR ".join(terms), passages))
+                     if word not in found.unheld_words and terms
+                     and self.store.passages.fts_scores(f"{NOT_TURNS_BEFORE}({' OR '.join(terms)})", passages))
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the

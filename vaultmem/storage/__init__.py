@@ -40,7 +40,7 @@ from .notes import (
     carries_tag,
     is_day_date,
 )
-from .passages import PassageRow, PassageStore, TextMatch
+from .passages import NOT_TURNS_BEFORE, PassageRow, PassageStore, TextMatch
 from .store import Store
 from .tasks import TaskFilter, TaskRow, TaskStore
 from .usage import UsageRow, UsageStore
@@ -48,7 +48,7 @@ from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpace, VectorStore
 
 __all__ = [
-    "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "GIT_DATES_KEY", "INLINE_QUERIES_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
+    "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "GIT_DATES_KEY", "INLINE_QUERIES_KEY", "NOTE_SPACE", "NOT_TURNS_BEFORE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "TOPIC_KEY",
     "Absorbed", "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
     "SnapshotMeta", "Store", "TaskFilter", "TaskRow", "TaskStore", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",

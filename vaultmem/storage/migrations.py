@@ -330,6 +330,23 @@ def m018_combining_marks_in_words(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+@migration("passages_fts")
+def m019_turn_context(db: sqlite3.Connection) -> None:
+    # A conversation turn's full-text rows also hold the turns said just before it, in a column of
+    # their own (turns.py, adr/0004 "A turn and the turns before it"): "what did Ben plan to do in
+    # Mexico City" of the turn "Mostly visit the museums", two turns after the one naming the city.
+    # FTS5 adds no column to a table, so the table is made anew, empty, as m018 made it; the next
+    # reconcile reads every note once and writes its full text again (nothing is re-embedded).
+    db.execute("DROP TABLE IF EXISTS passages_fts")
+    tokenizer = f"porter unicode61 remove_diacritics 2 categories 'L* N* Co Mc Mn' separators '{_VARIATION_SELECTORS}'"
+    db.execute(
+        "CREATE VIRTUAL TABLE passages_fts USING fts5("
+        "name, title, aliases, headings, props, tags, body, stems, context, tokenize = " + _sql_string(tokenizer) + ")"
+    )
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 def _sql_string(text: str) -> str:
     """``text`` as an SQL string literal (its quotes doubled)."""
     return "'" + text.replace("'", "''") + "'"

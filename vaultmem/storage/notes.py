@@ -493,6 +493,18 @@ class NoteStore:
             found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
+    def paths_in_folders(self, folders: Iterable[str]) -> dict[int, str]:
+        """label → path of the notes right in these folders (vault-relative, "" for the root; not
+        in their subfolders): a range of the path index a folder, not a scan."""
+        found: dict[int, str] = {}
+        for folder in sorted(set(folders)):
+            if folder:  # "a/" up to "a0": "0" is the character after "/"
+                rows = self.db.execute("SELECT label, path FROM notes WHERE path > ? AND path < ?", (f"{folder}/", f"{folder}0"))
+            else:
+                rows = self.db.execute("SELECT label, path FROM notes WHERE instr(path, '/') = 0")
+            found.update((int(label), str(path)) for label, path in rows if str(path).rpartition("/")[0] == folder)
+        return found
+
     # -- resolving a NOTE argument (resolution.py). ``normalized``: compare the names in NFC
     # (fields.name_form), a scan; otherwise as stored, byte for byte (indexed where it can be).
 

@@ -8,7 +8,7 @@ bm25 by :data:`BM25_WEIGHTS` (measured: benchmarks/PASSAGES.md, adr/0004).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -23,12 +23,16 @@ if TYPE_CHECKING:
     from ..passages import Passage
     from .notes import Eligibility
 
-FTS_COLUMNS = ("name", "title", "aliases", "headings", "props", "tags", "body", "stems")
+FTS_COLUMNS = ("name", "title", "aliases", "headings", "props", "tags", "body", "stems", "context")
 # bm25() weights in FTS_COLUMNS order: the note's names weigh most, then its headings,
 # properties and tags, then the text; the stems of a note not in English (its names, headings
-# and text: stems.stemmed) as the text does (measured: adr/0027 "Stems").
-BM25_WEIGHTS = "5.0, 5.0, 5.0, 2.0, 2.0, 2.0, 1.0, 1.0"
+# and text: stems.stemmed) as the text does (measured: adr/0027 "Stems"); a conversation turn's
+# turns before it (turns.py) half as much as its own text (measured: benchmarks/PASSAGES.md §36).
+BM25_WEIGHTS = "5.0, 5.0, 5.0, 2.0, 2.0, 2.0, 1.0, 1.0, 0.5"
 _BM25 = f"bm25(passages_fts, {BM25_WEIGHTS})"
+# An FTS5 column filter: the MATCH after it in every column but the turns said before a turn
+# (a note's own words; turns.py).
+NOT_TURNS_BEFORE = "- {context} : "
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,8 @@ class PassageStore:
         self.db.executemany(
             f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
             [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, _body_text(passage.text),
-              "" if language is None else f"{named} \n {stemmed(' '.join(passage.headings), language)} \n {stemmed(passage.text, language)}")
+              "" if language is None else f"{named} \n {stemmed(' '.join(passage.headings), language)} \n {stemmed(passage.text, language)}",
+              "")  # the turns before it: written by set_turn_contexts, once its folder's turns are all written
              for label, passage in zip(labels, passages, strict=True)],
         )
 
@@ -362,6 +367,29 @@ class PassageStore:
             query = f"SELECT rowid, body FROM passages_fts WHERE rowid IN ({placeholders(len(chunk))})"
             found.update((int(row[0]), str(row[1])) for row in self.db.execute(query, chunk))
         return found
+
+    def speaking_notes(self, keys: Iterable[str]) -> set[int]:
+        """The notes whose properties may name who said them: those whose first row's ``props``
+        hold one of these ``keys`` as a word (a key or a value). One full-text query: a vault of
+        no conversation pays nothing more (turns.py)."""
+        match = "{props} : (" + " OR ".join(f'"{key}"' for key in keys) + ")"
+        query = ("SELECT passages.note_label FROM passages_fts JOIN passages ON passages.label = passages_fts.rowid "
+                 "WHERE passages_fts MATCH ? AND passages.number = 0")
+        return {int(row[0]) for row in self.db.execute(query, [match])}
+
+    def turn_contexts(self, labels: Sequence[int]) -> dict[int, str]:
+        """Each passage's ``context`` column as its full-text row holds it (a turn's turns before it)."""
+        found: dict[int, str] = {}
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT rowid, context FROM passages_fts WHERE rowid IN ({placeholders(len(chunk))})"
+            found.update((int(row[0]), str(row[1] or "")) for row in self.db.execute(query, chunk))
+        return found
+
+    def set_turn_contexts(self, contexts: Mapping[int, str]) -> None:
+        """Write these passages' ``context`` column (turns.py: the text of the turns said before a
+        turn, made of their rows' ``body`` as :meth:`bodies` reads it: in the full text's form already)."""
+        self.db.executemany("UPDATE passages_fts SET context = ? WHERE rowid = ?",
+                            [(text, int(label)) for label, text in contexts.items()])
 
     def matching_among(self, match: str, labels: Iterable[int]) -> set[int]:
         """Which of these passages' rows match: the MATCH run once over the whole table, the rows
