@@ -323,7 +323,9 @@ from .spelled_days import value_date
 #     Nothing is embedded again.
 # 111: a frontmatter that does not load keeps its `title`, `created` and `date` lines too, read line by line as the
 #     lifecycle keys are (notes.salvage_lifecycle): such a memory keeps its title and its day. Its title is embedded again.
-READER_VERSION = "111"
+# 112: a zettel's timestamp id dates its `created_us` (what `stale` counts from and prints) to the minute it names,
+#     not its day's midnight (dating.NoteDate.made_at). Nothing is embedded again.
+READER_VERSION = "112"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
