@@ -325,7 +325,8 @@ from .spelled_days import value_date
 #     lifecycle keys are (notes.salvage_lifecycle): such a memory keeps its title and its day. Its title is embedded again.
 # 112: a zettel's timestamp id dates its `created_us` (what `stale` counts from and prints) to the minute it names,
 #     not its day's midnight (dating.NoteDate.made_at). Nothing is embedded again.
-READER_VERSION = "112"
+# 113: topic keys drop Turkish stopwords too (fields.STOPWORDS: `için`, `bir`, `ve` …). Nothing is embedded again.
+READER_VERSION = "113"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
