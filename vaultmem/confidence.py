@@ -17,6 +17,15 @@ An answer is **not confident** when:
    admin page" ("page"). Measured (benchmarks/PASSAGES.md §30): of 160 made-up questions
    nothing in four sets' vaults answers, 94 read confident before it, 63 with it; of the 634
    first hits of the sets' own questions that were right, one turns not confident.
+6. the query is one word no note holds, asked for by its first letters alone (not its stems:
+   endings.prefix_of), and the meaning side does not rank the first hit among its first
+   :data:`FIRST_LETTERS_MEANING_RANK` (:data:`FIRST_LETTERS_WARNING`): "expresso" on kepano's
+   vault asked ``expres*``, found the essay saying "expressed" (0.68, the meaning side's 14th)
+   and read confident. Measured (benchmarks/PASSAGES.md, "A misspelt word's first letters"): of 63
+   common misspellings asked of three vaults, wrong first hits read confident 20 → 13, right ones
+   14 → 13; no question of the five sets is one such word.
+   Two words or more so held are rule 5's: a note holding both forms is not a chance ("annemin
+   ilacı" → "annemi … ilacını").
 
 Otherwise it is confident. Said, never acted on: the hits and their order stay.
 """
@@ -44,6 +53,14 @@ COMMON_WORDS_WARNING = ("the query holds only common words ({words}), which name
 ONE_WORD_WARNING = ("no note matches this well: the first hit holds {held} of the query's {count} words and is not the "
                     "nearest in meaning, so it may share a word without answering: the hits below are the nearest, "
                     "not answers")
+# Rule 6: the meaning side's ranks within which a first hit found by first letters alone is backed
+# (an answer's length): "calender" → the note saying "calendar" (4th), "dentst" → "dentist" (6th)
+# stay confident; "expresso" → "expressed" (14th), "immediatly" → "immediately" (45th) do not.
+FIRST_LETTERS_MEANING_RANK = 10
+# What an answer says when its one word is held by no note, only its first letters are (rule 6).
+FIRST_LETTERS_WARNING = ("no note holds {word!r}: the first hit holds a word that begins as it does ({asked}), which may "
+                         "be another word (a misspelling?), and is far from it in meaning: the hits below are the "
+                         "nearest, not answers")
 
 
 @dataclass(frozen=True)
@@ -58,6 +75,9 @@ class Evidence:
     common_only: bool  # every word is a stop word
     first_by_meaning: bool  # the meaning side ranks the first hit first
     first_holds: tuple[str, ...] | None = None  # the words the first hit holds; None: not looked up (:func:`asks_first_holds`)
+    by_first_letters: tuple[str, ...] = ()  # the words no note holds whole or by their stems, held by their first letters
+    first_meaning_rank: int | None = None  # the meaning side's rank of the first hit; None: not among its candidates
+    asked: tuple[tuple[str, ...], ...] = ()  # each word's full-text terms as the text side asked for it (search.Candidates.asked)
 
 
 @dataclass(frozen=True)
@@ -90,6 +110,12 @@ def judge(evidence: Evidence) -> Verdict:
     if not evidence.every_word and not evidence.named and best <= NEGLIGIBLE_SCORE:
         return Verdict(False, f"not confident: no note holds every word of the query and the best score is {best:.2f} "
                               f"(at most {NEGLIGIBLE_SCORE})", LOW_CONFIDENCE_WARNING.format(best=best))
+    if _first_letters_alone(evidence):
+        word = evidence.words[0]
+        asked = ", ".join(evidence.asked[0]).replace('"', "") if evidence.asked else word
+        return Verdict(False, f"not confident: no note holds {word!r}, only its first letters ({asked}), and the meaning "
+                              f"side does not rank the first hit among its first {FIRST_LETTERS_MEANING_RANK}",
+                       FIRST_LETTERS_WARNING.format(word=word, asked=asked))
     held = evidence.first_holds
     if held is not None and asks_first_holds(evidence) and len(held) <= 1:
         count = len(evidence.words)
@@ -98,6 +124,13 @@ def judge(evidence: Evidence) -> Verdict:
                               f"({', '.join(evidence.words)}) and the meaning side ranks another note first",
                        ONE_WORD_WARNING.format(held=shown, count=count))
     return Verdict(True, f"confident: {_confident_because(evidence, best)}")
+
+
+def _first_letters_alone(evidence: Evidence) -> bool:
+    """Rule 6: a one-word query held only by its first letters, its first hit far from it in meaning."""
+    rank = evidence.first_meaning_rank
+    return (len(evidence.words) == 1 and evidence.words[0] in evidence.by_first_letters and not evidence.named
+            and not evidence.first_by_meaning and (rank is None or rank > FIRST_LETTERS_MEANING_RANK))
 
 
 def _confident_because(evidence: Evidence, best: float) -> str:

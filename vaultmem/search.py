@@ -950,7 +950,10 @@ class Searcher:
         first = found.fused[0] if found.fused else None
         evidence = Evidence(best_score=best_score, words=found.words, any_word_held=bool(found.text),
                             every_word=found.every_word, named=found.named > 0, common_only=found.common_only,
-                            first_by_meaning=first is not None and first.vector_rank == 1)
+                            first_by_meaning=first is not None and first.vector_rank == 1,
+                            first_meaning_rank=None if first is None else first.vector_rank,
+                            by_first_letters=tuple(word for word in found.prefix_words if word not in found.stem_words),
+                            asked=found.asked)
         if first is not None and asks_first_holds(evidence):
             evidence = replace(evidence, first_holds=self._words_held(found, first.label))
         return judge(evidence)
