@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from vaultmem.confidence import (
+    FIRST_LETTERS_WARNING,
     LOW_CONFIDENCE_WARNING,
     NOT_NEAR_WARNING,
     ONE_WORD_WARNING,
@@ -110,3 +111,33 @@ def test_a_word_weighs_more_the_fewer_passages_hold_it() -> None:
     assert word_weight(0, 99) > word_weight(1, 99) > word_weight(50, 99) > 0.0
     assert word_weight(0, 99) == pytest.approx(math.log(100 / 0.5))
     assert word_weight(99, 99) == pytest.approx(math.log(100 / 99.5))  # every passage holds it: next to nothing
+
+# "expresso" on kepano's vault: no note holds it, its first letters ("expres"*) are held by the
+# essay saying "expressed", the meaning side's 14th (PASSAGES.md §31).
+FIRST_LETTERS = Evidence(best_score=0.68, words=("expresso",), any_word_held=True, every_word=True, named=False,
+                         common_only=False, first_by_meaning=False, by_first_letters=("expresso",),
+                         asked=(('"expres"*',),), first_meaning_rank=14)
+
+
+def test_a_one_word_query_held_only_by_its_first_letters_is_not_confident_unless_nearest_in_meaning() -> None:
+    """Was confident at 0.68 (stop 38's leftover): a first hit that holds only a word beginning as
+    the query's does may hold another word (a misspelling's neighbour), and nothing else backs it."""
+    verdict = judge(FIRST_LETTERS)
+    assert verdict.confident is False
+    assert verdict.warning == FIRST_LETTERS_WARNING.format(word="expresso", asked="expres*")
+    assert verdict.why == ("not confident: no note holds 'expresso', only its first letters (expres*), and the meaning "
+                           "side does not rank the first hit among its first 10")
+    assert judge(replace(FIRST_LETTERS, first_meaning_rank=None)).confident is False  # not among its candidates at all
+
+
+@pytest.mark.parametrize("change", [
+    {"first_by_meaning": True, "first_meaning_rank": 1},  # the meaning side agrees ("allergxo" → the vet's allergy note)
+    {"first_meaning_rank": 4},  # among its first ten: "calender" → the note saying "calendar"
+    {"named": True},  # a note named as asked
+    {"by_first_letters": ()},  # held whole, or by its stems (a word with another ending, stems.stem)
+    {"words": ("annemin", "ilacı"), "by_first_letters": ("annemin", "ilacı"),
+     "asked": (('"annem"*',), ('"ilac"*',))},  # two words so held in one note: no chance (rule 5 judges them)
+])
+def test_first_letters_alone_stay_confident_when_anything_else_backs_them(change: dict[str, object]) -> None:
+    evidence = replace(FIRST_LETTERS, **change)  # type: ignore[arg-type]
+    assert judge(evidence).confident is True

@@ -225,3 +225,20 @@ def test_a_daily_notes_name_is_the_day_it_is_about_not_when_it_was_made_so_stale
         vault.index()
         assert vault.stale(days=90, now=NOW) == []
         assert vault.store.notes.by_path("20240314120 odd.md").date is None
+
+
+@pytest.mark.parametrize(("name", "text", "since"), [
+    ("202403141300 Spaced repetition.md", "Spaced repetition beats cramming.\n", "2024-03-14T13:00:00+00:00"),
+    ("Spaced repetition.md", "---\nid: 202403141300\n---\nSpaced repetition beats cramming.\n", "2024-03-14T13:00:00+00:00"),
+    ("Spaced repetition 2.md", "---\nid: '20240314130512'\n---\nSpaced repetition beats cramming.\n", "2024-03-14T13:05:12+00:00"),
+])
+def test_stale_counts_a_zettel_from_the_minute_its_timestamp_id_names_not_its_days_midnight(
+        hashing_vault: Path, write_note, name: str, text: str, since: str) -> None:
+    # Was (stop 38's leftover): `stale` printed 202403141300's zettel as "since created
+    # 2024-03-14 00:00:00" — the id names 13:00, and says so to the minute.
+    _recent_mtime(write_note(name, text))
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        stale = {note.path: note for note in vault.stale(days=90, now=NOW)}
+        assert stale[name].basis == "created" and stale[name].since == since
+        assert vault.store.notes.by_path(name).date == "2024-03-14"  # the note's own day is still the day

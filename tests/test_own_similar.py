@@ -30,6 +30,22 @@ def test_a_note_of_yours_sharing_no_word_with_the_memory_is_not_called_similar(t
         assert [(note.path, note.yours) for note in said_again.similar] == [("Sanal Ortam.md", True)]
 
 
+def test_a_turkish_memory_sharing_only_function_words_with_a_note_is_not_called_similar(tmp_path: Path) -> None:
+    """Was (stop 38's leftover): the shared-word rule above counted Turkish "için", "bir" and "ve"
+    as words — no Turkish stopword was known — so a memory about the person's glossary, near
+    every Turkish text in the English embedder, was named similar to the note on virtual
+    environments for holding them. Turkish function words are stopwords now (fields.py)."""
+    (tmp_path / "Sanal Ortam.md").write_text(
+        "## Özet\nSanal ortam, her proje için bağımsız bir ortam oluşturur. Paket çakışmalarını önler ve "
+        "projeleri birbirinden izole eder.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        chance = vault.remember("Kullanıcı Türkçe bir sözlük istiyor ve terimler için kaynak verelim.", layer="L3", now=NOW)
+        assert chance.similar == []
+        said_again = vault.remember("Sanal ortam her proje için bağımsız bir ortam kurar.", layer="L3", now=NOW)
+        assert [(note.path, note.yours) for note in said_again.similar] == [("Sanal Ortam.md", True)]
+
+
 def test_words_are_compared_with_the_turkish_capital_i_as_i() -> None:
     """Was: casefold made İ a dotted i̇, so İstatistik was the words "i" and "statistik" and
     shared nothing with istatistik (nor İstanbul with istanbul) in consolidation's word rules."""

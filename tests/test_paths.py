@@ -11,7 +11,8 @@ import pytest
 from helpers import NOW, SAMPLE_VAULT, run_cli, write_file
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.errors import PathOutsideVault
+from mcp_client import run, serve, text_of
+from vaultmem.errors import PathOutsideVault, UsageError
 from vaultmem.paths import VaultPaths, is_temp_name
 
 
@@ -71,6 +72,38 @@ def test_a_path_whose_dots_stay_inside_the_vault_is_refused_for_its_dots_not_as_
         paths.resolve_inside(relative)
     assert str(caught.value) == (f"path {relative!r} holds '..': a NOTE is named without it, and this {names}. "
                                  "Give the note's path from the vault root (or its name or id)")
+
+
+def test_a_path_into_the_vault_not_written_from_its_root_is_a_usage_error_on_every_surface(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """Was (stop 38's leftover): `get "21.01/.."` got a clear message but the kind
+    `PathOutsideVault` — over MCP `PathOutsideVault: path '21.01/..' holds '..'`, in `--json`
+    `"type": "PathOutsideVault"` — which sends an agent looking for a vault it is in. It is a
+    usage error (fix the argument): `UsageError` over MCP and in `--json`, exit 2, and still
+    caught as a path refused as given (a PathOutsideVault) by the library. A path that leaves
+    the vault keeps its kind."""
+    write_file(vault_dir, "21.01/x.md", "---\nlayer: L3\n---\nhello\n")
+    write_file(vault_dir, "Ideas.md", "top\n")
+    absolute = str(vault_dir / "Ideas.md")
+    for given in ("21.01/..", "21.01/../Ideas.md", absolute):
+        with pytest.raises(UsageError) as caught:
+            Vault(vault_dir).get(given)
+        assert isinstance(caught.value, PathOutsideVault) and caught.value.kind == "UsageError", given
+    with pytest.raises(UsageError, match="folder 'memories/../people' holds '..'"):
+        Vault(vault_dir).remember("a memory", folder="memories/../people", now=NOW)
+    shell = run_cli(vault_dir, "get", "--json", "21.01/..")
+    assert shell.exit_code == 2 and json.loads(shell.stdout)["error"]["type"] == "UsageError", shell.output
+    out = run_cli(vault_dir, "get", "--json", "../../etc/passwd")
+    assert out.exit_code == 2 and json.loads(out.stdout)["error"]["type"] == "PathOutsideVault", out.output
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "mcp.log") as served:
+            inside = await served.session.call_tool("get", {"note": "21.01/../Ideas.md"})
+            assert inside.is_error and "get: UsageError: path '21.01/../Ideas.md' holds '..'" in text_of(inside)
+            outside = await served.session.call_tool("get", {"note": "../../etc/passwd"})
+            assert outside.is_error and "get: PathOutsideVault: " in text_of(outside)
+
+    run(scenario)
 
 
 def test_a_symlinked_folder_pointing_out_of_the_vault_is_refused(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:

@@ -2043,6 +2043,20 @@ def test_a_first_hit_sharing_one_word_and_not_nearest_in_meaning_is_not_confiden
     assert all(said[0] in hit.warnings for hit in hits)
 
 
+def test_a_one_word_query_found_by_its_first_letters_alone_is_not_confident(vault: Vault) -> None:
+    """Was confident (stop 38's leftover; kepano's "expresso" → "expressed" at 0.68): no note holds
+    the misspelt "questionaire", its first letters found "Open questions" (a note of questions, no
+    questionnaire), which the meaning side ranks far down (confidence.judge, rule 7). "calender"
+    finds the note saying "calendar", among the meaning side's first ten: still confident. The
+    hits and their order stay."""
+    hits = vault.search("questionaire", k=10, now=NOW)
+    assert hits and hits.confident is False
+    said = [warning for warning in hits.warnings if warning.startswith("no note holds 'questionaire'")]
+    assert len(said) == 1 and "(a misspelling?)" in said[0]
+    near = vault.search("calender", k=10, now=NOW)
+    assert near[0].path == "preferences/meeting-preferences.md" and near.confident is True
+
+
 def hits_words(vault: Vault, query: str) -> tuple[str, ...]:
     return vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW)).words
 

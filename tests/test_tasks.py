@@ -549,6 +549,19 @@ def test_a_month_said_without_its_year_is_the_next_one_for_due_tasks_and_the_las
     assert asked(vault, "may skip")[:2] == ([("Projects/Audit.md", 1)], None)
 
 
+@pytest.mark.parametrize("question", ["what may be due in December", "what tasks may be due in December",
+                                      "tasks that may be due in December"])
+def test_a_modal_may_is_a_word_of_asking_while_may_after_due_or_in_is_the_month(vault: Path, question: str) -> None:
+    """Was (stop 38's leftover): "what may be due in May" read the first "may" as a word every task
+    had to hold — the month's name, kept as a task's word where no due or in stands before it — and
+    answered no task. Before a verb or a subject, or after a word that asks, it is the modal."""
+    tasks, read, _ = asked(vault, question)
+    assert tasks == asked(vault, "what is due in December")[0] != []
+    assert read is not None and "due in December → due 2025-12-01..2025-12-31" in read and "may" in read.split("not text: ")[1]
+    assert asked(vault, "due in may")[1] == "due in may → due 2026-05-01..2026-05-31"  # after in: the month
+    assert asked(vault, "what may be due in May")[1] == "due in May → due 2026-05-01..2026-05-31; not text: what, may, be"
+
+
 @pytest.mark.parametrize("verb", ["might", "must", "shall"])
 def test_a_modal_verb_in_the_question_is_a_word_of_asking_as_should_and_could_are(vault: Path, verb: str) -> None:
     """Was (review, s38): "what might be due in December" read "might" as a word every task had to

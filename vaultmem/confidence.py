@@ -28,6 +28,15 @@ An answer is **not confident** when:
    five sets' vaults, 97 read confident before it, 51 with it; of the 623 right first hits read
    confident, 5 turn not confident (kepano 1 of 43, the conversations served as echo 4 of 337).
    An embedder with no ``meaning_floor`` (nobody measured its scale) is not judged by this rule.
+7. the query is one word no note holds, asked for by its first letters alone (not its stems:
+   endings.prefix_of), and the meaning side does not rank the first hit among its first
+   :data:`FIRST_LETTERS_MEANING_RANK` (:data:`FIRST_LETTERS_WARNING`): "expresso" on kepano's
+   vault asked ``expres*``, found the essay saying "expressed" (0.68, the meaning side's 14th)
+   and read confident. Measured (benchmarks/PASSAGES.md, "A misspelt word's first letters"): of 63
+   common misspellings asked of three vaults, wrong first hits read confident 20 → 13, right ones
+   14 → 13; no question of the five sets is one such word.
+   Two words or more so held are rule 5's: a note holding both forms is not a chance ("annemin
+   ilacı" → "annemi … ilacını").
 
 Otherwise it is confident. Said, never acted on: the hits and their order stay.
 """
@@ -56,6 +65,14 @@ COMMON_WORDS_WARNING = ("the query holds only common words ({words}), which name
 ONE_WORD_WARNING = ("no note matches this well: the first hit holds {held} of the query's {count} words and is not the "
                     "nearest in meaning, so it may share a word without answering: the hits below are the nearest, "
                     "not answers")
+# Rule 7: the meaning side's ranks within which a first hit found by first letters alone is backed
+# (an answer's length): "calender" → the note saying "calendar" (4th), "dentst" → "dentist" (6th)
+# stay confident; "expresso" → "expressed" (14th), "immediatly" → "immediately" (45th) do not.
+FIRST_LETTERS_MEANING_RANK = 10
+# What an answer says when its one word is held by no note, only its first letters are (rule 7).
+FIRST_LETTERS_WARNING = ("no note holds {word!r}: the first hit holds a word that begins as it does ({asked}), which may "
+                         "be another word (a misspelling?), and is far from it in meaning: the hits below are the "
+                         "nearest, not answers")
 
 # Rule 6: the share of the query's weighed words (word_weight) the first hit must hold to be
 # read as an answer when the meaning side does not find it near. A third: a right first hit that
@@ -91,6 +108,9 @@ class Evidence:
     first_similarity: float | None = None  # the meaning side's score of the first hit; None: it did not propose it
     meaning_floor: float | None = None  # the embedder's (Embedder.meaning_floor); None: rule 6 does not apply
     word_weights: tuple[float, ...] | None = None  # each of ``words``' word_weight; None: not looked up (:func:`asks_word_weights`)
+    by_first_letters: tuple[str, ...] = ()  # the words no note holds whole or by their stems, held by their first letters
+    first_meaning_rank: int | None = None  # the meaning side's rank of the first hit; None: not among its candidates
+    asked: tuple[tuple[str, ...], ...] = ()  # each word's full-text terms as the text side asked for it (search.Candidates.asked)
 
 
 @dataclass(frozen=True)
@@ -143,6 +163,12 @@ def judge(evidence: Evidence) -> Verdict:
     if not evidence.every_word and not evidence.named and best <= NEGLIGIBLE_SCORE:
         return Verdict(False, f"not confident: no note holds every word of the query and the best score is {best:.2f} "
                               f"(at most {NEGLIGIBLE_SCORE})", LOW_CONFIDENCE_WARNING.format(best=best))
+    if _first_letters_alone(evidence):
+        word = evidence.words[0]
+        asked = ", ".join(evidence.asked[0]).replace('"', "") if evidence.asked else word
+        return Verdict(False, f"not confident: no note holds {word!r}, only its first letters ({asked}), and the meaning "
+                              f"side does not rank the first hit among its first {FIRST_LETTERS_MEANING_RANK}",
+                       FIRST_LETTERS_WARNING.format(word=word, asked=asked))
     held = evidence.first_holds
     if held is not None and asks_first_holds(evidence) and len(held) <= 1:
         count = len(evidence.words)
@@ -163,6 +189,13 @@ def _not_near(evidence: Evidence) -> str:
     if evidence.first_similarity is None:
         return "the meaning side did not propose it"
     return f"the meaning side scores it {evidence.first_similarity:.2f}, below the {evidence.meaning_floor:.2f} unrelated notes can reach"
+
+
+def _first_letters_alone(evidence: Evidence) -> bool:
+    """Rule 7: a one-word query held only by its first letters, its first hit far from it in meaning."""
+    rank = evidence.first_meaning_rank
+    return (len(evidence.words) == 1 and evidence.words[0] in evidence.by_first_letters and not evidence.named
+            and not evidence.first_by_meaning and (rank is None or rank > FIRST_LETTERS_MEANING_RANK))
 
 
 def _confident_because(evidence: Evidence, best: float) -> str:

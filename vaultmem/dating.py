@@ -226,6 +226,9 @@ class NoteDate:
     # appointment) or a wall clock's (``2026-12-09T10:00``: given as its day, the hour was lost).
     said: str | None = None
     timestamp_id: bool = False  # a Zettelkasten timestamp id gave it: when the zettel was made, still a day
+    # The time that id names (202403141300: 13:00), naive as UTC: what `stale` counts from. Was
+    # (stop 38's leftover): the day's midnight, so `stale` said "since created 2024-03-14 00:00:00".
+    made_at: datetime | None = None
 
     @property
     def made(self) -> bool:
@@ -348,7 +351,10 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
         return period
     named = _name_date(path, solar_hijri)
     if named is not None:
-        return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=_timestamp_id_day(leading_number(path)) == named)
+        number = leading_number(path)
+        zettel = _timestamp_id_day(number) == named
+        return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=zettel,
+                        made_at=_timestamp_id_moment(number) if zettel else None)
     found = _first_property_date(meta, properties.created, solar_hijri)
     if found is not None:
         return replace(found, written=True)
@@ -369,6 +375,18 @@ def _timestamp_id_day(text: str | None) -> datetime | None:
     return first_day(numbered_days(text))
 
 
+def _timestamp_id_moment(text: str | None) -> datetime | None:
+    """The time a Zettelkasten timestamp id names (``202403141300``: 2024-03-14 13:00, read as
+    UTC as a naive time is), or None: no such id, or no real day and time."""
+    day = _timestamp_id_day(text)
+    if text is None or day is None:
+        return None
+    hour, minute, second = int(text[8:10]), int(text[10:12]), int(text[12:14] or 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return day.replace(hour=hour, minute=minute, second=second)
+
+
 def _id_date(meta: Mapping[str, Any]) -> NoteDate | None:
     """Rule 5's ``id: 202403141205``: a zettel whose id is in its properties, not its name (YAML
     reads the digits as a number). Was: such a note was undated, and ``stale`` judged it by its
@@ -377,7 +395,8 @@ def _id_date(meta: Mapping[str, Any]) -> NoteDate | None:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         return None
     day = _timestamp_id_day(str(value).strip())
-    return None if day is None else NoteDate(day, "id", day=True, timestamp_id=True)
+    return None if day is None else NoteDate(day, "id", day=True, timestamp_id=True,
+                                             made_at=_timestamp_id_moment(str(value).strip()))
 
 
 def _language_properties(meta: Mapping[str, Any], properties: DateProperties) -> list[tuple[str, Any, LabelMeaning]]:

@@ -51,6 +51,14 @@ class VaultmemError(Exception):
 
     # The message in parts, when it names arguments or operations (:class:`Spelled`).
     parts: tuple[Part, ...] = ()
+    # The kind an MCP error leads with and `--json`'s "type" says (what to do about it); the
+    # class's name unless a subclass is another kind's case (PathNotFromVaultRoot: UsageError).
+    kind: str = "VaultmemError"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "kind" not in cls.__dict__:
+            cls.kind = cls.__name__
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)
@@ -291,8 +299,8 @@ class PathOutsideVault(VaultmemError, ValueError):
         if folder and inside is None:
             # remember's folder: told of a link's target and "the note's path", an agent was sent
             # to fix a note it was not naming (a three-day agent trial).
-            within = posixpath.normpath(str(path).replace("\\", "/"))
-            if ".." in str(path).replace("\\", "/").split("/") and within.split("/")[0] not in ("..", "") and within != ".":
+            within = _climbs_back_in(path, folder=True)
+            if within is not None:
                 # `memories/../people` climbs back in: not outside, refused for its '..' (review, s34)
                 super().__init__(f"folder {str(path)!r} holds '..': give the folder from the vault root without it, "
                                  f"such as {within!r}")
@@ -322,9 +330,8 @@ class PathOutsideVault(VaultmemError, ValueError):
                    "of the link" if link_target is not None else "")
             )
             return
-        written = str(path).replace("\\", "/")
-        within = posixpath.normpath(written) if written.strip() and "\x00" not in written else ""
-        if ".." in written.split("/") and within and within.split("/")[0] != ".." and not within.startswith("/"):
+        within = _climbs_back_in(path, folder=False)
+        if within is not None:
             # `21.01/..` is the vault's top folder, `11.01/../x` is `x`: neither leaves the vault, and
             # "resolves outside the vault" sent the agent looking for a vault it was not in (s37 leftover).
             names = ("the vault's top folder, which is no note" if within == "."
@@ -336,6 +343,38 @@ class PathOutsideVault(VaultmemError, ValueError):
             f"path {str(path)!r} resolves outside the vault {str(vault)!r}: "
             "use a path relative to the vault root, without '..' or symlinks out"
         )
+
+
+def _climbs_back_in(path: object, folder: bool) -> str | None:
+    """The path ``path`` names once its '..' are taken away, when it holds one and still names a
+    place in the vault (`21.01/..` is the vault's top folder, "."; a folder must name one below
+    it); None otherwise: no '..', or one that leaves the vault."""
+    written = str(path).replace("\\", "/")
+    if not written.strip() or "\x00" in written or ".." not in written.split("/"):
+        return None
+    within = posixpath.normpath(written)
+    if within.split("/")[0] == ".." or within.startswith("/") or (folder and within == "."):
+        return None
+    return within
+
+
+class PathNotFromVaultRoot(PathOutsideVault, UsageError):
+    """A path that leads into the vault but is not written from its root: absolute, or with a
+    '..' that climbs back in (`21.01/..`, `Work/../Ideas.md`). Refused as written, as a path out
+    is — every caller that catches PathOutsideVault (to ask the names instead, to leave a note
+    out) still does — but its kind is UsageError: the fix is the argument, not a vault or a
+    link. Was (stop 38's leftover): the clear message came as `PathOutsideVault:` over MCP, a
+    kind that sends an agent looking for a vault it is already in."""
+
+    kind = "UsageError"
+
+
+def path_refused(path: object, vault: object, inside: str | None = None, folder: bool = False) -> PathOutsideVault:
+    """The error for a path refused as given: :class:`PathNotFromVaultRoot` when it leads into
+    the vault, :class:`PathOutsideVault` when it leads out."""
+    if inside is not None or _climbs_back_in(path, folder) is not None:
+        return PathNotFromVaultRoot(path, vault, inside=inside, folder=folder)
+    return PathOutsideVault(path, vault, inside=inside, folder=folder)
 
 
 class NoteNotFound(VaultmemError, LookupError):

@@ -203,7 +203,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         # No `created`, but the note's date says when it was made (a zettel's timestamp id, an
         # `erstellt:` stamp): `stale` counts from it, not from the file's modification time,
         # which a copy or a checkout resets (a trial: no zettel of 2024 was ever stale).
-        made = dated.moment
+        made = dated.made_at or dated.moment
     return NoteRow(
         id=note.id,
         path=note.path,

@@ -287,7 +287,7 @@ class VaultService:
         except VaultmemError as error:
             # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
             # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
-            raise ToolError(f"{type(error).__name__}: {with_notes(error.spelled(Surface.MCP), error)}") from error
+            raise ToolError(f"{error.kind}: {with_notes(error.spelled(Surface.MCP), error)}") from error
         except OSError as error:
             # A disk full, a permission denied: say which, rather than the SDK's bare
             # "Error executing tool" (only ToolError keeps its message in SDK v2).

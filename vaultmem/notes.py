@@ -329,7 +329,10 @@ from .spelled_days import value_date
 #     (`fecha: 2026-01-05`, a date property `[dates]` may name): such a note keeps its day. Its props are embedded again.
 # 114: a conversation turn (a note whose `speaker`, `sender` or `from` says who said it) also holds, in the full
 #     text's `context` column, the text of the two turns before it in its folder (turns.py). Nothing is embedded again.
-READER_VERSION = "114"
+# 115: a zettel's timestamp id dates its `created_us` (what `stale` counts from and prints) to the minute it names,
+#     not its day's midnight (dating.NoteDate.made_at). Nothing is embedded again.
+# 116: topic keys drop Turkish stopwords too (fields.STOPWORDS: `için`, `bir`, `ve` …). Nothing is embedded again.
+READER_VERSION = "116"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

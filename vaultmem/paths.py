@@ -29,7 +29,7 @@ from .canvas import CANVAS_SUFFIX
 from .daily_format import DAILY_SETTINGS, DailyFormat, load_daily_format
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
 from .durable import written_for
-from .errors import ConfigError, PathOutsideVault, UsageError
+from .errors import ConfigError, PathOutsideVault, UsageError, path_refused
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
 from .git_dates import GitDates, load_git_dates
@@ -620,9 +620,9 @@ class VaultPaths:
         if candidate.is_absolute() and "\x00" not in text:
             # Not read as a file path here (only the CLI reads NOTE as a shell path), but an agent
             # given one that is in the vault was told it "resolves outside the vault" (a trial).
-            raise PathOutsideVault(text, self.root, inside=self._inside_relative(candidate.as_posix()))
+            raise path_refused(text, self.root, inside=self._inside_relative(candidate.as_posix()))
         if not text.strip() or ".." in candidate.parts or "\x00" in text:
-            raise PathOutsideVault(text, self.root)
+            raise path_refused(text, self.root)
         absolute = self.root / candidate
         if not self.contains_real(absolute):
             raise PathOutsideVault(text, self.root)

@@ -952,7 +952,10 @@ class Searcher:
         evidence = Evidence(best_score=best_score, words=found.words, any_word_held=bool(found.text),
                             every_word=found.every_word, named=found.named > 0, common_only=found.common_only,
                             first_by_meaning=first is not None and first.vector_rank == 1, first_similarity=similarity,
-                            meaning_floor=self.embedder.meaning_floor)
+                            meaning_floor=self.embedder.meaning_floor,
+                            first_meaning_rank=None if first is None else first.vector_rank,
+                            by_first_letters=tuple(word for word in found.prefix_words if word not in found.stem_words),
+                            asked=found.asked)
         weighs = asks_word_weights(evidence)
         if first is not None and (weighs or asks_first_holds(evidence)):
             evidence = replace(evidence, first_holds=self._words_held(found, first.label))

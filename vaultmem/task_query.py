@@ -66,6 +66,15 @@ let list me might mine must my need needed needs of on or our ours please remain
 s so still supposed tell than that the there these thing things this those to to-do to-dos todo todos
 task tasks us was we we've were what whats when where which who will with would you your
 """.split())
+# "may" is the month after due, in, by … (_period) and a word a task may hold ("May Day flyers"); it
+# asks when it is the modal: after a word that asks or names who (what may be due, that may, I may)
+# or before a verb or a subject (may be due, may I see). Was (stop 38's leftover): "what may be due
+# in May" kept the first "may" as text every task had to hold, and no task due in May answered.
+_MODAL = "may"
+_BEFORE_MODAL = frozenset("what whats which who that there it i we you they anything something things tasks task".split())
+_AFTER_MODAL = frozenset("""
+be been have has need i we you still also already not soon come fall get go slip run start end finish become want
+""".split())
 # The words of asking in the languages period_words.py reads periods in (fr, es, de, pt), so that "¿qué
 # tareas vencen esta semana?", "quelles tâches pour demain", "welche Aufgaben sind diese Woche
 # fällig" and "quais tarefas para amanhã" read as "what tasks are due this week" / "tasks for
@@ -331,11 +340,16 @@ class _Reader:
         if word in _SIDES:
             self._lead(token, side=_SIDES[word])
             return at + 1
-        if word in self.asking:
+        if word in self.asking or (word == _MODAL and self._modal(at, after)):
             self._lead(token)
             return at + 1
         self._text(token)
         return at + 1
+
+    def _modal(self, at: int, after: str | None) -> bool:
+        """Is the "may" at ``at`` the modal (see _MODAL), not the month or a task's word?"""
+        before = self.tokens[at - 1] if at > 0 else None
+        return after in _AFTER_MODAL or (before is not None and not before.quoted and before.bare in _BEFORE_MODAL)
 
     def _and_end(self, at: int, between: _Phrase) -> int | None:
         """The Y of "between X and Y" (``and`` at ``at``): the period after ``and``, the range's

@@ -23,7 +23,7 @@ from typing import Any
 from .cjk import has_run
 from .dating import DAY_WORDS_READ, iso_spelling, local_day_start, property_day
 from .durable import MAX_NAME_BYTES, fitting_name, make_folders, remove_folders_of_a_refused_write
-from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
+from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, path_refused, short_repr
 from .fields import name_fold, name_form
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -457,7 +457,7 @@ def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) 
     try:
         absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
     except PathOutsideVault as error:
-        raise PathOutsideVault(text, paths.root, inside=error.inside, folder=True) from None
+        raise path_refused(text, paths.root, inside=error.inside, folder=True) from None
     if asked:
         refuse_unmakeable_folders(paths.root, absolute, text)
     if not paths.contains_real(absolute):

@@ -266,7 +266,8 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
 def _fail(error: Exception, as_json: bool, code: int, message: str | None = None) -> None:
     message = with_notes(message or str(error), error)
     if as_json:
-        detail: dict[str, Any] = {"type": type(error).__name__, "message": message}
+        detail: dict[str, Any] = {"type": error.kind if isinstance(error, VaultmemError) else type(error).__name__,
+                                  "message": message}
         if isinstance(error, NoteWritten):
             detail["written"] = error.paths  # on disk although the command failed: do not write them again
         emit_json({"error": detail})
