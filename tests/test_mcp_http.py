@@ -255,6 +255,42 @@ def test_requests_without_the_right_token_get_401(vault_dir: Path, tmp_path: Pat
     assert not list(vault_dir.glob("memories/*"))
 
 
+async def refusal_message(url: str, authorization: str) -> str:
+    """The message the SDK's client raises when the server refuses this Authorization header."""
+    async with httpx2.AsyncClient(headers={"Authorization": authorization}, timeout=httpx2.Timeout(30)) as client:
+        try:
+            async with streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as opened:
+                    with anyio.fail_after(STARTUP_SECONDS):
+                        await opened.initialize()
+            raise AssertionError("the server accepted the session")
+        except BaseExceptionGroup as group:
+            error = innermost(group)
+        except MCPError as raised:
+            error = raised
+    assert isinstance(error, MCPError), repr(error)
+    return str(error)
+
+
+def test_a_token_sent_with_bearer_twice_in_quotes_or_without_the_scheme_is_told_so_not_only_wrong(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """A trial (two agents sharing a vault over a week): a client's "bearer token" field given
+    "Bearer <token>" sends ``Bearer Bearer <token>``; the agent was told only "the token sent is not
+    this server's", while the token was right. The token itself is never echoed."""
+    async def scenario(url: str) -> None:
+        for authorization, words in ((f"Bearer Bearer {TOKEN}", "says Bearer twice"),
+                                     (f'Bearer "{TOKEN}"', "in quotes"),
+                                     (TOKEN, "does not start with 'Bearer '"),
+                                     (f"Token {TOKEN}", "does not start with 'Bearer '"),
+                                     ("Bearer wrong-horse-battery-staple-4711", "the token sent is not this server's")):
+            message = await refusal_message(url, authorization)
+            assert message.startswith("401 Unauthorized: ") and words in message, (authorization, message)
+            assert TOKEN not in message
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
 def test_the_address_with_a_trailing_slash_is_served_as_mcp_not_redirected_before_the_token_check(
         vault_dir: Path, tmp_path: Path) -> None:
     """Starlette answered ``/mcp/`` with a 307 to ``http://…/mcp`` before the token was checked: behind
