@@ -126,3 +126,18 @@ def test_over_mcp_the_agent_s_memory_written_mid_merge_reaches_git_with_its_next
             assert tracked(repo, dentist["path"])
 
     run(scenario)
+
+
+@pytest.mark.parametrize("garbled", ["not json", '{"../outside.md": "0123456789012345678901234567890123456789"}',
+                                      '{"memories/x.md": "not a blob"}', "[]"])
+def test_a_garbled_list_of_left_out_notes_is_said_and_commits_go_on(repo: Path, garbled: str,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    vault = Vault(repo)
+    dentist = vault.remember("Dentist appointment with Dr. Almeida on 2026-12-10 at 15:30.", layer="L2", now=NOW)
+    finish_the_merge(repo)
+    (repo / ".vaultmem/own-uncommitted.json").write_text(garbled, encoding="utf-8")
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        other = vault.remember("Sam is allergic to bees.", layer="L4", now=NOW)
+    assert other.commit is not None
+    assert "own-uncommitted.json" in caplog.text and "`git status` shows them" in caplog.text, caplog.text
+    assert not tracked(repo, dentist.path)  # not taken on the word of a file vaultmem cannot vouch for
