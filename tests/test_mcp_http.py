@@ -255,6 +255,42 @@ def test_requests_without_the_right_token_get_401(vault_dir: Path, tmp_path: Pat
     assert not list(vault_dir.glob("memories/*"))
 
 
+async def refusal_message(url: str, authorization: str) -> str:
+    """The message the SDK's client raises when the server refuses this Authorization header."""
+    async with httpx2.AsyncClient(headers={"Authorization": authorization}, timeout=httpx2.Timeout(30)) as client:
+        try:
+            async with streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as opened:
+                    with anyio.fail_after(STARTUP_SECONDS):
+                        await opened.initialize()
+            raise AssertionError("the server accepted the session")
+        except BaseExceptionGroup as group:
+            error = innermost(group)
+        except MCPError as raised:
+            error = raised
+    assert isinstance(error, MCPError), repr(error)
+    return str(error)
+
+
+def test_a_token_sent_with_bearer_twice_in_quotes_or_without_the_scheme_is_told_so_not_only_wrong(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """A trial (two agents sharing a vault over a week): a client's "bearer token" field given
+    "Bearer <token>" sends ``Bearer Bearer <token>``; the agent was told only "the token sent is not
+    this server's", while the token was right. The token itself is never echoed."""
+    async def scenario(url: str) -> None:
+        for authorization, words in ((f"Bearer Bearer {TOKEN}", "says Bearer twice"),
+                                     (f'Bearer "{TOKEN}"', "in quotes"),
+                                     (TOKEN, "does not start with 'Bearer '"),
+                                     (f"Token {TOKEN}", "does not start with 'Bearer '"),
+                                     ("Bearer wrong-horse-battery-staple-4711", "the token sent is not this server's")):
+            message = await refusal_message(url, authorization)
+            assert message.startswith("401 Unauthorized: ") and words in message, (authorization, message)
+            assert TOKEN not in message
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
 def test_the_address_with_a_trailing_slash_is_served_as_mcp_not_redirected_before_the_token_check(
         vault_dir: Path, tmp_path: Path) -> None:
     """Starlette answered ``/mcp/`` with a 307 to ``http://…/mcp`` before the token was checked: behind
@@ -768,6 +804,47 @@ def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers
     assert "move or rename _archive" in failures["file system"], failures
     assert (vault_dir / "errand.md").exists() and (vault_dir / "coffee.md").exists()
     assert bodies == [f"The vault is served from {vault_dir}/ by vaultmem.\n"], bodies
+
+
+def test_a_remote_agent_cannot_find_where_the_vault_is_by_trying_absolute_paths(
+        vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """A trial (two agents sharing a vault for a week): over HTTP, get of an absolute path into
+    the vault answered "is absolute: give its path from the vault root instead, 'coffee.md'", one
+    outside it "outside the vault", and one beside it came back rewritten as '../token': each try
+    told the agent whether, and how far above, the vault's folder lay. Now every absolute path is
+    refused alike, and said as the agent sent it."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    told: dict[str, str] = {}
+    tries = {"into the vault": {"note": str(vault_dir / "coffee.md")},
+             "a missing note in it": {"note": str(vault_dir / "nothing.md")},
+             "beside the vault": {"note": str(vault_dir.parent / "token")},
+             "elsewhere": {"note": "/etc/passwd"},
+             "windows": {"note": "C:\\Users\\ana\\Notes\\coffee.md"}}
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            for what, arguments in tries.items():
+                with anyio.fail_after(CALL_SECONDS):
+                    result = await opened.call_tool("get", arguments)
+                assert result.is_error, (what, result)
+                told[what] = text_of(result)
+            with anyio.fail_after(CALL_SECONDS):
+                folder = await opened.call_tool("remember", {"text": "x", "layer": "L1", "folder": str(vault_dir / "memories")})
+                listed = await opened.call_tool("mark_used", {"notes": ["coffee.md", str(vault_dir / "coffee.md")]})
+            assert folder.is_error and listed.is_error, (folder, listed)
+            told["folder"], told["in a list"] = text_of(folder), text_of(listed)
+            assert (await call(opened, "get", note="coffee.md"))["path"] == "coffee.md"  # a path from the root still reads
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    for what, message in told.items():
+        sent = {**tries.get(what, {})}.get("note")
+        assert "PathOutsideVault: path " in message and "is absolute: over HTTP a note is named from the vault root" in message, (what, message)
+        assert "instead, 'coffee.md'" not in message, (what, message)  # where the vault is, by its answer
+        assert "../" not in message and "outside the vault" not in message, (what, message)
+        if sent is not None:
+            assert repr(sent) in message, (what, message)
+    assert not (vault_dir / "memories").exists()
 
 
 def test_a_vault_given_through_a_folder_beside_it_is_still_the_vault_to_a_remote_agent(

@@ -33,7 +33,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import git_index_lock, index_checks
+from . import git_index_lock, index_checks, own_uncommitted
 from .errors import GitError, LockFileUnwritable, WriteLockBusy
 from .lock_files import POLL_SECONDS, open_lock_file, process_running, read_lock_file, try_lock
 from .noteio import FileChange
@@ -618,6 +618,9 @@ _INDEX_BUSY = ("another git command held git's index ({lock}: a `git commit` wai
                "editor's git panel included), one that crashed left the lock behind, which vaultmem cannot know for "
                "certain: check that no process has it open (`lsof {lock}` or `fuser {lock}` prints nothing, and "
                "`pgrep -a git` lists no git working in {top}), then delete it (`rm {lock}`)")
+# Said of a note vaultmem created that a commit left out (own_uncommitted.py).
+_COMMITTED_LATER = (" (or leave it to vaultmem: its next commit once git can take one commits this note, while it "
+                    "holds only what vaultmem wrote)")
 LOCK_NAME = "git.lock"
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
@@ -780,6 +783,9 @@ class _Commit:
         self._staged_apart: list[str] = []  # the person's staged version overlaps vaultmem's edit: kept, said
         self._staged_deleted: dict[str, str] = {}  # path → the person's staged blob of a file this commit deletes
         self._moves: dict[str, str] = {}  # a file this commit moves (to the archive): its path → where it was
+        # vaultmem's own new notes an earlier commit left out (own_uncommitted.py): path as in the tree → blob.
+        self._own_pending = own_uncommitted.load(lock_dir)
+        self._late: set[str] = set()  # those this commit takes (paths as in the tree)
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -797,8 +803,10 @@ class _Commit:
             # A merge or cherry-pick in progress undoes it too (_in_progress_text). Left
             # uncommitted, a new note survives all of them and the person commits it.
             for change in changes:
-                self._note(change.path, self.refusal)
+                self._note(change.path, self.refusal + self._later(change))
+            self._keep_own(changes)
             return CommitResult(None, self.not_committed)
+        changes = [*changes, *self._late_changes(changes)]
         paths = [self.full(change.path) for change in changes] + [self.full(change.moved_from) for change in changes if change.moved_from]
         head_entries = self._entries(paths) if self.head else {}
         ignored = _ignored(self.top, [self.full(change.path) for change in changes if change.after is not None])
@@ -810,7 +818,8 @@ class _Commit:
         updates = {path: entry for path, entry in updates.items() if entry != head_entries.get(path)}
         if not updates:
             return CommitResult(None, self.not_committed)
-        commit = self._commit_object(updates, self._archived_trailers(changes, updates))
+        late = [f"{own_uncommitted.LATE_TRAILER}: {path}" for path in sorted(self._late) if path in updates]
+        commit = self._commit_object(updates, [*self._archived_trailers(changes, updates), *late])
         self._moves = {self.full(change.path): self.full(change.moved_from) for change in changes
                        if change.moved_from is not None}
         index = self.top / git_path(self.top, "index")
@@ -859,6 +868,7 @@ class _Commit:
                 if was is not None:
                     was.unlink(missing_ok=True)
                 self._record_index_set(commit, index, prepared)
+                self._forget_own(changes)
         finally:
             prepared.discard()
         return CommitResult(commit, self.not_committed, self.yours_left_uncommitted)
@@ -945,9 +955,92 @@ class _Commit:
                           reason: str) -> CommitResult:
         self.yours_left_uncommitted.clear()
         for change in changes:
-            if self.full(change.path) in updates:
-                self._note(change.path, reason)
+            if self.full(change.path) in updates and self.full(change.path) not in self._late:
+                self._note(change.path, reason + self._later(change))
+        self._keep_own(changes)
         return CommitResult(None, self.not_committed)
+
+    def _keep_own(self, changes: Sequence[FileChange]) -> None:
+        """Keep the notes ``changes`` created (or moved out of a note kept so) for the commit after
+        this one, which git could not take: without it the next commit took them for the person's."""
+        for change in changes:
+            if change.after is None:
+                continue
+            path = self.full(change.path)
+            if change.before is None or self._own_moved(change) or self._own_edited(path, change.before):
+                self._own_pending.pop(path, None)
+                self._own_pending[path] = self._blob(change.after, path)
+            if change.moved_from is not None:
+                self._own_pending.pop(self.full(change.moved_from), None)
+        self._save_own()
+
+    def _later(self, change: FileChange) -> str:
+        """What the reason adds for a note :meth:`_keep_own` keeps: it is not left to the person alone."""
+        own = change.after is not None and (change.before is None or self._own_moved(change)
+                                            or self._own_edited(self.full(change.path), change.before))
+        return _COMMITTED_LATER if own else ""
+
+    def _forget_own(self, changes: Sequence[FileChange]) -> None:
+        """After a commit: what it took, and what vaultmem no longer knows as its own alone, is
+        forgotten; a change it left out that is still vaultmem's alone stays kept."""
+        for change in changes:
+            path = self.full(change.path)
+            left_out = any(item.path == change.path for item in self.not_committed)
+            if not left_out:
+                self._own_pending.pop(path, None)
+            if change.moved_from is not None:
+                self._own_pending.pop(self.full(change.moved_from), None)
+        self._save_own()
+
+    def _save_own(self) -> None:
+        try:
+            own_uncommitted.save(self.lock_dir, self._own_pending)
+        except OSError as error:
+            log.warning("vaultmem: could not keep the list of notes it wrote but could not commit (%s): `git status` "
+                        "shows them, for you to commit", error)
+
+    def _own_edited(self, path: str, before: bytes) -> bool:
+        """Whether ``before`` (the bytes vaultmem replaced at ``path``) are a note of its own it kept."""
+        return path in self._own_pending and self._own_pending[path] == self._blob(before, path)
+
+    def _own_moved(self, change: FileChange) -> bool:
+        """Whether ``change`` moved (archived) a note of vaultmem's own that it kept, unchanged."""
+        if change.moved_from is None or change.after is None:
+            return False
+        source = self.full(change.moved_from)
+        return source in self._own_pending and self._own_pending[source] == self._blob(change.after, source)
+
+    def _late_changes(self, changes: Sequence[FileChange]) -> list[FileChange]:
+        """The kept notes of vaultmem's own this commit takes: each whose file still holds the bytes
+        vaultmem wrote and which git holds neither in HEAD nor staged. One the person edited,
+        committed, staged or removed since is theirs: forgotten, never taken."""
+        touched = {self.full(change.path) for change in changes} | {self.full(change.moved_from) for change in changes
+                                                                  if change.moved_from is not None}
+        late: list[FileChange] = []
+        for path, blob in list(self._own_pending.items()):
+            if path in touched:
+                continue
+            found = self._own_bytes(path, blob)
+            if found is None:
+                del self._own_pending[path]
+                continue
+            self._late.add(path)
+            late.append(FileChange(path.removeprefix(self.prefix), None, found))
+        return late
+
+    def _own_bytes(self, path: str, blob: str) -> bytes | None:
+        """The file at ``path`` if it is still vaultmem's alone (the bytes of ``blob``, in no commit
+        and not staged); ``None`` otherwise."""
+        if not path.startswith(self.prefix):
+            return None
+        try:
+            found = (self.top / path).read_bytes()
+        except OSError:
+            return None  # gone, or no longer a file: nothing of vaultmem's to commit
+        if self._blob(found, path) != blob or self._staged_only(path) or path in _ignored(self.top, [path]):
+            return None  # the person's since: edited, staged, or put under .gitignore
+        in_head = self._entries([path]) if self.head else {}
+        return None if path in in_head else found
 
     def full(self, relative: str | None) -> str:
         return f"{self.prefix}{relative}"
@@ -977,6 +1070,8 @@ class _Commit:
             return self._leave(change.path, "ignored by git (.gitignore)")
         if change.moved_from is not None:
             source = head.get(self.full(change.moved_from))
+            if source is None and self._own_moved(change):  # vaultmem's own note, left out earlier: a new file here
+                return _Entry("100644", self._blob(change.after, path, write=True))
             if source is None:
                 return self._leave(change.path, self._untracked_source_reason(change.moved_from, change.path))
             moved = self._blob(change.after, path)
@@ -1015,6 +1110,8 @@ class _Commit:
     def _edited(self, relative: str, before: bytes, after: bytes, head: _Entry | None) -> _Entry | _LeftOut:
         path = self.full(relative)
         if head is None:
+            if self._own_edited(path, before):  # vaultmem's own note, left out while git could take no commit
+                return _Entry("100644", self._blob(after, path, write=True))
             if self._staged_only(path):  # was said "never tracked" of a note the person had just `git mv`-ed
                 return self._leave(relative, "git holds it only as staged (your `git add` or `git mv`, not committed "
                                                 "yet), so a commit would hold the whole file, not only vaultmem's change; "

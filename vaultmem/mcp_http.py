@@ -310,10 +310,27 @@ class ReadableRefusals:
                     "message": f"413 Request Entity Too Large: this vaultmem server takes at most "
                                f"{self.max_body_bytes // 1024 // 1024} MiB per request; send a long text in parts "
                                f"(remember the first part, then revise the note with append=... for each next one)"}
-        sent = "the token sent is not this server's" if headers.get("authorization") else "no token was sent"
         return {"code": UNAUTHORIZED_CODE,
-                "message": f"401 Unauthorized: {sent}. This vaultmem server needs the header 'Authorization: Bearer "
-                           f"<token>' with the token it was started with ({TOKEN_ENV} or --token-file where it runs)"}
+                "message": f"401 Unauthorized: {what_was_sent(headers.get('authorization'))}. This vaultmem server "
+                           f"needs the header 'Authorization: Bearer <token>' with the token it was started with "
+                           f"({TOKEN_ENV} or --token-file where it runs)"}
+
+
+def what_was_sent(authorization: str | None) -> str:
+    """What was wrong with a refused ``Authorization`` header, as far as can be told without the
+    token (never echoed). A trial: a client's "bearer token" field given "Bearer <token>" sent
+    ``Bearer Bearer <token>``, and the agent was told only that the token was not this server's."""
+    if not authorization or not authorization.strip():
+        return "no token was sent"
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return "the Authorization header does not start with 'Bearer ' (a token alone, or another scheme, is not read)"
+    token = token.strip()
+    if token.lower().startswith("bearer "):
+        return "the header says Bearer twice ('Bearer Bearer …'): send the token alone after one 'Bearer '"
+    if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
+        return "the token sent is in quotes, and is not this server's: send it without them"
+    return "the token sent is not this server's"
 
 
 async def send_refusal(send: Send, start: Message, error: dict[str, object]) -> None:

@@ -23,8 +23,8 @@ import dataclasses
 import json
 import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Mapping
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, cast
 
 import pydantic_core
@@ -142,6 +142,31 @@ class _ProgressFromTheVault:
         return getattr(self._session, name)
 
 
+# The arguments that name a note or a folder of the vault (mcp_server's tools).
+PATH_ARGUMENTS = ("note", "notes", "folder", "supersedes")
+ABSOLUTE_OVER_HTTP = ("PathOutsideVault: path {path!r} is absolute: over HTTP a note is named from the vault root "
+                      "('memories/x.md'), by its name or its id, and a folder from the vault root too; this server "
+                      "does not say where the vault is on its disk")
+
+
+def absolute_argument(params: Any) -> str | None:
+    """The first note or folder argument of a ``tools/call`` that is an absolute path, as sent.
+
+    The library answers an absolute path into the vault with its path from the root ("is absolute:
+    give … 'Daily/x.md'") and one outside with "outside the vault", and the rewrite above turned a
+    path beside the vault into ``../x``: a remote agent that tried ``/home/ana/x`` learnt which
+    folders hold the vault (a week-long agent trial). Refused here, alike wherever it points."""
+    arguments = params.get("arguments") if isinstance(params, Mapping) else None
+    if not isinstance(arguments, Mapping):
+        return None
+    for name in PATH_ARGUMENTS:
+        values = arguments.get(name)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, str) and (PurePosixPath(value).is_absolute() or PureWindowsPath(value).is_absolute()):
+                return value
+    return None
+
+
 class PathsFromTheVault:
     """The SDK's server middleware: every tool call's answer, failure and progress said from the vault."""
 
@@ -151,6 +176,11 @@ class PathsFromTheVault:
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         if ctx.method != "tools/call":
             return await self._said(call_next, ctx)
+        absolute = absolute_argument(ctx.params)
+        if absolute is not None:
+            name = ctx.params.get("name") if isinstance(ctx.params, Mapping) else None
+            text = f"Error executing tool {name}: {ABSOLUTE_OVER_HTTP.format(path=absolute)}"
+            return {"content": [{"type": "text", "text": text}], "isError": True}
         # A cast: the proxy is the session with one method said otherwise; the handler only calls it.
         session = cast(ServerSession, _ProgressFromTheVault(ctx.session, self.paths))
         result = await self._said(call_next, dataclasses.replace(ctx, session=session))
