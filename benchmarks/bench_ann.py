@@ -44,7 +44,7 @@ def stored(vault: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     finally:
         store.close()
     labels = np.asarray([row[0] for row in rows], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+    matrix = decode_rows([row[1] for row in rows])
     return labels, matrix, np.asarray([owners[int(label)] for label in labels], dtype=np.int64)
 
 
