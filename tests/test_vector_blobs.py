@@ -123,3 +123,9 @@ def test_a_float16_blob_keeps_the_rounded_values_and_a_reader_of_float32_cannot_
     assert np.array_equal(decode_rows([blob, blob])[1], row.astype(np.float16).astype(np.float32))
     with pytest.raises(ValueError):  # what a vaultmem of before does with it: an error, not other numbers
         np.frombuffer(blob * 4, dtype=np.float32).reshape(4, -1)
+
+
+def test_every_float16_value_reads_as_numpy_casts_it() -> None:
+    bits = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    blob = bits.astype("<u2").tobytes() + b"\x02"  # one vector holding every bit pattern
+    assert np.array_equal(decode_rows([blob])[0], bits.view(np.float16).astype(np.float32), equal_nan=True)
