@@ -88,7 +88,8 @@ def test_an_index_of_float32_vectors_is_upgraded_to_float16_rows_and_answers_the
         assert _answers(vault) == upgraded  # the same as an index made anew: same hits, same scores
 
 
-def test_a_vector_float16_cannot_hold_stays_float32_and_reads_as_it_was(sample_vault: Path, wordllama: object) -> None:
+def test_a_vector_float16_cannot_hold_stays_float32_and_reads_as_it_was(sample_vault: Path, wordllama: object,
+                                                                         caplog: pytest.LogCaptureFixture) -> None:
     with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.index()
     database = sample_vault / ".vaultmem" / "index.db"
@@ -97,8 +98,9 @@ def test_a_vector_float16_cannot_hold_stays_float32_and_reads_as_it_was(sample_v
         label, blob = db.execute("SELECT label, vector FROM passage_vectors ORDER BY label LIMIT 1").fetchone()
         unrounded = (np.frombuffer(blob, dtype=np.float32) * np.float32(1.0001)).astype(np.float32)
         db.execute("UPDATE passage_vectors SET vector = ? WHERE label = ?", (unrounded.tobytes(), label))
-    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+    with caplog.at_level("INFO", logger="vaultmem"), Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.search("oat milk", k=3)
+        assert "1 written before stop 38 stay float32" in caplog.text
         kept = _stored(database, "passage_vectors")
         assert len(kept[label]) == 4 * 256  # left float32
         assert sum(len(blob) % 2 for blob in kept.values()) == len(kept) - 1  # every other one halved

@@ -12,6 +12,7 @@ and runs the step again. A step that names none (``usage``) is kept by a rebuild
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -352,13 +353,19 @@ def m019_half_vectors(db: sqlite3.Connection) -> None:
     from .vector_blobs import encode, exact_in_half
     from .vectors import SPACES
 
+    halved, kept = [0], [0]
+
     def half(blob: bytes) -> bytes:
         if len(blob) % 4:
             return blob  # already float16 (or damaged: left for the reader to name)
         row = np.frombuffer(blob, dtype=np.float32)
-        return encode(row) if exact_in_half(row) else blob
+        if exact_in_half(row):
+            halved[0] += 1
+            return encode(row)
+        kept[0] += 1
+        return blob
 
-    db.create_function("vaultmem_half_vector", 1, half, deterministic=True)
+    db.create_function("vaultmem_half_vector", 1, half)
     for space in SPACES:
         table = space.table
         if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone():
@@ -374,6 +381,12 @@ def m019_half_vectors(db: sqlite3.Connection) -> None:
             db.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", (int(counter[0]), table))
             db.execute("INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS "
                        "(SELECT 1 FROM sqlite_sequence WHERE name = ?)", (table, int(counter[0]), table))
+    if halved[0] or kept[0]:
+        logging.getLogger("vaultmem").info(
+            "%d of the index's vectors are now stored in half the bytes (float16)%s; the next `vaultmem index` gives "
+            "the freed pages back to the disk", halved[0],
+            f"; {kept[0]} written before stop 38 stay float32 until the next `vaultmem index` embeds them again"
+            if kept[0] else "")
 
 
 # ------------------------------------------------------------------ applying them
