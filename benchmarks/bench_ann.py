@@ -36,6 +36,7 @@ def log(message: str) -> None:
 def stored(vault: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(passage labels, their vectors, their notes) from a kept index."""
     from vaultmem.storage import Store
+    from vaultmem.storage.vector_blobs import decode_rows
 
     store = Store(vault / ".vaultmem")
     try:
