@@ -36,6 +36,7 @@ def log(message: str) -> None:
 def stored(vault: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(passage labels, their vectors, their notes) from a kept index."""
     from vaultmem.storage import Store
+    from vaultmem.storage.vector_blobs import decode_rows
 
     store = Store(vault / ".vaultmem")
     try:
@@ -44,7 +45,7 @@ def stored(vault: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     finally:
         store.close()
     labels = np.asarray([row[0] for row in rows], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+    matrix = decode_rows([row[1] for row in rows])
     return labels, matrix, np.asarray([owners[int(label)] for label in labels], dtype=np.int64)
 
 

@@ -43,6 +43,8 @@ from vaultmem import Vault
 from vaultmem.consolidate import connected_components, exact_similar_pairs, unreliable_reason
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.storage import Eligibility
+from vaultmem.storage.vector_blobs import decode_rows
+from vaultmem.vectors import blob_to_vector
 
 from .generate import DEFAULT_SEED, generate_vault
 
@@ -171,7 +173,7 @@ def pool(vault: Vault) -> tuple[np.ndarray, np.ndarray, list[str | None], dict[i
     blobs = dict(vault.store.vectors.for_labels([note.label for note in notes]))
     notes = [note for note in notes if note.label in blobs]
     labels = np.asarray([note.label for note in notes], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(blobs[note.label] for note in notes), dtype=np.float32).reshape(len(notes), -1)
+    matrix = decode_rows([blobs[note.label] for note in notes])
     return labels, matrix, [note.layer for note in notes], {note.label: note.path for note in notes}
 
 
@@ -289,7 +291,7 @@ def _note_vectors(vault: Vault) -> tuple[dict[str, np.ndarray], dict[str, np.nda
 
     rows = list(vault.store.notes.all())
     stored = dict(vault.store.vectors.for_labels([row.label for row in rows if row.label is not None]))
-    kept = {row.path: np.frombuffer(stored[row.label], dtype=np.float32) for row in rows if row.label in stored}
+    kept = {row.path: blob_to_vector(stored[row.label]) for row in rows if row.label in stored}
     texts = [read_note(vault.root, row.path).embed_text for row in rows]
     whole = dict(zip([row.path for row in rows], vault.embedder().embed(texts), strict=True))
     return kept, whole

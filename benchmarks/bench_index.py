@@ -358,9 +358,11 @@ def task_recall(vault: Path, options: Options) -> dict[str, Any]:
 def _all_vectors(store: Any, table: str) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
+    from vaultmem.storage.vector_blobs import decode_rows
+
     rows = store.db.conn.execute(f"SELECT label, vector FROM {table} ORDER BY label").fetchall()
     labels = np.asarray([row[0] for row in rows], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+    matrix = decode_rows([row[1] for row in rows])
     return labels, matrix
 
 

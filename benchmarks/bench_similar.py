@@ -43,6 +43,8 @@ from vaultmem.consolidate import exact_similar_pairs
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.search import SIMILAR_MAX
 from vaultmem.storage import Eligibility
+from vaultmem.storage.vector_blobs import decode_rows
+from vaultmem.vectors import blob_to_vector
 
 from .evalsets.conversations import generate_conversations
 from .generate import DEFAULT_SEED, generate_vault
@@ -160,7 +162,7 @@ def remembered_vectors(root: Path, texts: Sequence[str]) -> dict[str, np.ndarray
             paths[text] = vault.remember(text, layer="L3", now=NOW).path
         rows = {row.path: row for row in vault.store.notes.all()}
         stored = dict(vault.store.vectors.for_labels([row.label for row in rows.values() if row.label is not None]))
-    return {text: np.frombuffer(stored[rows[path].label], dtype=np.float32) for text, path in paths.items()}
+    return {text: blob_to_vector(stored[rows[path].label]) for text, path in paths.items()}
 
 
 def pair_table(pairs: Sequence[tuple[str, str, str]], vectors: dict[str, np.ndarray]) -> dict[str, Any]:
@@ -184,7 +186,7 @@ def vault_listing(vault: Vault, name: str) -> dict[str, Any]:
     blobs = dict(vault.store.vectors.for_labels([note.label for note in notes]))
     notes = [note for note in notes if note.label in blobs]
     labels = np.asarray([note.label for note in notes], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(blobs[note.label] for note in notes), dtype=np.float32).reshape(len(notes), -1)
+    matrix = decode_rows([blobs[note.label] for note in notes])
     layers = [note.layer for note in notes]
     pairs = exact_similar_pairs(labels, matrix, layers, THRESHOLDS[0])
     paths = {note.label: note.path for note in notes}

@@ -54,6 +54,7 @@ from vaultmem import Vault
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.own_similar import OwnMatch, own_matches
 from vaultmem.storage import PASSAGE_SPACE, Eligibility
+from vaultmem.vectors import blob_to_vector
 
 from .bench_similar import NOW, PARAPHRASES, RELATED, REPOSITORY, UPDATES
 
@@ -146,13 +147,13 @@ def own_notes(vault: Vault) -> OwnNotes:
     rows = [row for row in store.notes.all() if row.layer is None and row.label is not None]
     paths = [row.path for row in rows]
     whole_blobs = dict(store.vectors.for_labels([row.label for row in rows if row.label is not None]))
-    whole = np.vstack([np.frombuffer(whole_blobs[row.label], dtype=np.float32) for row in rows if row.label is not None])
+    whole = np.vstack([blob_to_vector(whole_blobs[row.label]) for row in rows if row.label is not None])
     owned = store.passages.of_notes([row.label for row in rows if row.label is not None])
     index = {row.label: number for number, row in enumerate(rows)}
     passages = [(index[note], passage) for note, found in owned.items() for passage in found]
     blobs = dict(store.vector_store(PASSAGE_SPACE).for_labels([passage.label for _, passage in passages]))
     kept = [(note, passage) for note, passage in passages if passage.label in blobs]
-    stored = np.vstack([np.frombuffer(blobs[passage.label], dtype=np.float32) for _, passage in kept])
+    stored = np.vstack([blob_to_vector(blobs[passage.label]) for _, passage in kept])
     norms = np.linalg.norm(stored, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     where = [f"{' > '.join(passage.headings)} lines {passage.start_line}-{passage.end_line}" for _, passage in kept]
@@ -179,7 +180,7 @@ def memory_vectors(vault: Vault, texts: Sequence[str]) -> dict[str, np.ndarray]:
     rows = {row.path: row for row in vault.store.notes.all()}
     blobs = dict(vault.store.vectors.for_labels([rows[path].label for path in paths.values() if rows[path].label is not None]))
     REMEMBERED.update(paths)
-    return {text: np.frombuffer(blobs[rows[path].label], dtype=np.float32) for text, path in paths.items()}
+    return {text: blob_to_vector(blobs[rows[path].label]) for text, path in paths.items()}
 
 
 REMEMBERED: dict[str, str] = {}  # each memory's path in the vault it was last remembered into

@@ -43,7 +43,7 @@ from vaultmem.errors import NoteWritten, Surface, UsageError, respelled
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.notes import read_note
 from vaultmem.storage import Eligibility
-from vaultmem.vectors import VectorIndex
+from vaultmem.vectors import VectorIndex, blob_to_vector
 
 TRIO = ["preferences/coffee-milk-details.md", "preferences/milk-in-coffee.md", "preferences/oat-milk.md"]
 STANDUP = ["conversations/2026-11-25-standup-time-confirmed.md", "conversations/2026-11-24-standup-moved.md"]
@@ -843,7 +843,7 @@ def exact_clusters(vault: Vault, threshold: float) -> set[frozenset[str]]:
     keep = [note for note in pool if unreliable_reason(note) is None]
     vectors = dict(vault.store.vectors.for_labels([note.label for note in keep]))
     labels = np.asarray([note.label for note in keep])
-    matrix = np.stack([np.frombuffer(vectors[note.label], dtype=np.float32) for note in keep])
+    matrix = np.stack([blob_to_vector(vectors[note.label]) for note in keep])
     pairs = exact_similar_pairs(labels, matrix, [note.layer for note in keep], threshold, block=64)
     paths = {note.label: note.path for note in keep}
     # The same rule as consolidate: your own notes numbered apart by their names (note-019 / note-119) stay apart.

@@ -17,6 +17,7 @@ from vaultmem.fields import property_texts, search_fields
 from vaultmem.notes import parse_note
 from vaultmem.passages import PASSAGE_CHARS, embed_head, sections, split_passages
 from vaultmem.searchable import INDEX_RULES, embed_notes, searchable
+from vaultmem.vectors import blob_to_vector
 
 LONG_SECTION = "\n\n".join(f"Paragraph {number}: " + "the harbor pipeline moves data every night. " * 6 for number in range(12))
 
@@ -244,7 +245,7 @@ def test_the_passage_vectors_point_where_the_passages_texts_do(long_note_vault: 
         stored = dict(vault.store.passage_vectors.for_labels([passage.label for passage in passages]))
         note = parse_note("formatting.md", (vault.root / "formatting.md").read_bytes())
         expected = normalize_rows(wordllama.embed(searchable(note).embed_texts))  # type: ignore[attr-defined]
-        matrix = np.vstack([np.frombuffer(stored[passage.label], dtype=np.float32) for passage in passages])
+        matrix = np.vstack([blob_to_vector(stored[passage.label]) for passage in passages])
         assert np.allclose(np.sum(normalize_rows(matrix) * expected, axis=1), 1.0, atol=1e-5)
         # ... each scaled by the length prior: these passages are long, so by little
         assert np.all((np.linalg.norm(matrix, axis=1) > 0.99) & (np.linalg.norm(matrix, axis=1) < 1.0))
@@ -273,7 +274,7 @@ def test_an_index_made_under_an_earlier_embed_recipe_embeds_every_note_again(sam
         assert {row.embed_hash for row in vault.store.notes.all()} & {"made-by-an-earlier-recipe"} == set()
         report = vault.index()
         assert (report.embedded, report.reread) == (0, False)  # once
-        rows = [np.frombuffer(blob, dtype=np.float32) for _label, blob in vault.store.passage_vectors.for_labels(
+        rows = [blob_to_vector(blob) for _label, blob in vault.store.passage_vectors.for_labels(
             sorted(vault.store.passage_vectors.labels()))]
         assert len(rows) == 40 and all(float(np.linalg.norm(row)) < 0.9999 for row in rows)  # made by today's recipe
     # An index from before the rules were kept at all: rows, no rules.

@@ -26,7 +26,7 @@ from vaultmem.confidence import (COMMON_WORDS_WARNING, LOW_CONFIDENCE_WARNING, N
                                  ONE_WORD_WARNING)
 from vaultmem.search import PASSAGES_PER_NOTE, search_filters
 from vaultmem.snapshots import cosines
-from vaultmem.vectors import VectorIndex, unpack
+from vaultmem.vectors import VectorIndex, blob_to_vector, unpack
 
 EXPIRED_AT_NOW = {
     "scratch/flight-berlin.md",
@@ -523,7 +523,7 @@ def test_an_edited_note_is_scored_by_its_new_vector_never_its_stale_snapshot_cop
         assert vault.stats(now=NOW).vectors_in_delta == 1
         label = vault.store.notes.by_path("projects/Lantern.md").label
         [(_, blob)] = vault.store.vectors.for_labels([label])
-        new_vector = np.frombuffer(blob, dtype=np.float32)
+        new_vector = blob_to_vector(blob)
         query = wordllama.embed([old_text])[0]
         for force_fold in (False, True):
             if force_fold:

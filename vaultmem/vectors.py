@@ -49,6 +49,7 @@ from .snapshots import (
     shared_snapshot,
 )
 from .storage import NOTE_SPACE, Store, VectorSpace
+from .storage.vector_blobs import decode, decode_rows, encode
 
 FOLD_THRESHOLD = 2000  # delta rows before a fold: exact search over this many is ~0.1 ms
 HNSW_SEED = 100  # hnswlib's default, made explicit: a single-threaded build is the same graph every run
@@ -468,19 +469,17 @@ class VectorIndex:
 def unpack(rows: Sequence[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
     """Stored (label, blob) rows → (labels, matrix with one float32 row per label)."""
     labels = np.asarray([label for label, _ in rows], dtype=np.int64)
-    if not rows:
-        return labels, np.zeros((0, 0), dtype=np.float32)
-    return labels, np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
+    return labels, decode_rows([blob for _, blob in rows])
 
 
 def blob_to_vector(blob: bytes) -> np.ndarray:
-    return np.frombuffer(blob, dtype=np.float32)
+    """A stored vector as float32 values (storage/vector_blobs.py: float16 since stop 39, float32 before)."""
+    return decode(blob)
 
 
 def vector_to_blob(row: np.ndarray) -> bytes:
-    """A vector as stored: float32 bytes of values rounded to float16 once, here (adr/0005,
-    stop 38). So a matrix snapshot holds the very same numbers in half the bytes, and a vector
-    scores alike from SQLite, the delta, a graph or the matrix, before and after a re-index.
-    Stored vectors are unit rows or shorter (Embedder.embed normalizes; the length prior only
-    shrinks), far inside float16's range; rounding moves a score by at most ~1e-4."""
-    return np.ascontiguousarray(row, dtype=np.float16).astype(np.float32).tobytes()
+    """A vector as stored: rounded to float16 once, here (adr/0005, stops 38 and 39). So a matrix
+    snapshot and an hnswlib graph hold the very numbers SQLite does, and a vector scores alike from
+    SQLite, the delta, a graph or the matrix, before and after a re-index; SQLite keeps 2 bytes a
+    value (storage/vector_blobs.py)."""
+    return encode(row)

@@ -6,7 +6,7 @@ Everything here can be rebuilt from the Markdown files, except the ``usage`` tab
 
 One module per concern, each the only one that writes SQL for its tables:
 ``notes`` (notes), ``passages`` (passages + FTS5), ``tasks`` (task lines), ``vectors`` (the vectors of notes and
-of passages, tombstones, the snapshots' names),
+of passages, tombstones, the snapshots' names; a vector's bytes: ``vector_blobs``),
 ``usage`` (usage history), ``requests`` (answers to retried writes), ``meta`` (what the index is, the rebuild lock) and
 ``migrations`` (the schema, as named steps). ``connection`` holds the transaction
 discipline they share; :class:`Store` opens one connection and hands out the stores.

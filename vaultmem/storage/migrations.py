@@ -12,6 +12,7 @@ and runs the step again. A step that names none (``usage``) is kept by a rebuild
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -350,6 +351,59 @@ def m019_turn_context(db: sqlite3.Connection) -> None:
 def _sql_string(text: str) -> str:
     """``text`` as an SQL string literal (its quotes doubled)."""
     return "'" + text.replace("'", "''") + "'"
+
+
+@migration()
+def m019_half_vectors(db: sqlite3.Connection) -> None:
+    # Vectors as float16 in SQLite (vector_blobs.py; adr/0005, addendum of stop 39): half the bytes
+    # of the vector tables, a fifth of index.db. Since stop 38 every vector was rounded to float16
+    # before being stored as float32, so a row float16 holds exactly becomes the new kind with the
+    # same numbers (the snapshots hold them too: nothing to fold again); a row written before stop
+    # 38 stays float32, still read, until the next `index` embeds its note again (embed recipe /8).
+    # Each table is copied, not updated in place: rows made shorter where they stand leave their
+    # pages half empty and the file as big, where a copy frees the old table's pages, which the next
+    # `index` gives back to the disk (reclaim.py). Seqs are copied, and the table's AUTOINCREMENT
+    # counter too: a later vector must get a seq above any a published snapshot names, or the delta
+    # would leave it out. Names no table: a rebuild makes both tables anew, of the new kind already.
+    import numpy as np
+
+    from .vector_blobs import encode, exact_in_half
+    from .vectors import SPACES
+
+    halved, kept = [0], [0]
+
+    def half(blob: bytes) -> bytes:
+        if len(blob) % 4:
+            return blob  # already float16 (or damaged: left for the reader to name)
+        row = np.frombuffer(blob, dtype=np.float32)
+        if exact_in_half(row):
+            halved[0] += 1
+            return encode(row)
+        kept[0] += 1
+        return blob
+
+    db.create_function("vaultmem_half_vector", 1, half)
+    for space in SPACES:
+        table = space.table
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone():
+            continue
+        counter = db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
+        db.execute(f"CREATE TABLE {table}_half (seq INTEGER PRIMARY KEY AUTOINCREMENT, label INTEGER NOT NULL UNIQUE, "
+                   "vector BLOB NOT NULL) STRICT")
+        db.execute(f"INSERT INTO {table}_half (seq, label, vector) "
+                   f"SELECT seq, label, vaultmem_half_vector(vector) FROM {table} ORDER BY seq")
+        db.execute(f"DROP TABLE {table}")
+        db.execute(f"ALTER TABLE {table}_half RENAME TO {table}")
+        if counter is not None:
+            db.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", (int(counter[0]), table))
+            db.execute("INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS "
+                       "(SELECT 1 FROM sqlite_sequence WHERE name = ?)", (table, int(counter[0]), table))
+    if halved[0] or kept[0]:
+        logging.getLogger("vaultmem").info(
+            "%d of the index's vectors are now stored in half the bytes (float16)%s; the next `vaultmem index` gives "
+            "the freed pages back to the disk", halved[0],
+            f"; {kept[0]} written before stop 38 stay float32 until the next `vaultmem index` embeds them again"
+            if kept[0] else "")
 
 
 # ------------------------------------------------------------------ applying them

@@ -14,8 +14,15 @@ from dataclasses import dataclass
 
 from .connection import Connection, chunks, placeholders
 
-FLOAT32_BYTES = 4
+FLOAT32_BYTES = 4  # a value of a vector stored before stop 39
+FLOAT16_BYTES = 2  # since: the blob's kinds are in vector_blobs.py
 ITER_BATCH = 10_000  # vectors per batch when a fold reads them all
+
+
+def dimension_of(length: int) -> int:
+    """The dimension of a vector whose blob is ``length`` bytes long: float16 values and a mark
+    (an odd length) or, written before stop 39, float32 values (vector_blobs.py)."""
+    return (length - 1) // FLOAT16_BYTES if length % 2 else length // FLOAT32_BYTES
 
 
 @dataclass(frozen=True)
@@ -131,7 +138,7 @@ class VectorStore:
 
     def dimension(self) -> int | None:
         row = self.db.execute(f"SELECT length(vector) FROM {self._table} LIMIT 1").fetchone()
-        return None if row is None else int(row[0]) // FLOAT32_BYTES
+        return None if row is None else dimension_of(int(row[0]))
 
     # -- tombstones
 
