@@ -1,4 +1,4 @@
-"""Vectors held as float16 in index.db (storage/vector_blobs.py, migration 019_half_vectors;
+"""Vectors held as float16 in index.db (storage/vector_blobs.py, migration 020_half_vectors;
 adr/0005, addendum of stop 39). Real SQLite, real hnswlib, the real default embedder."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _as_stop_38_left_it(database: Path) -> dict[str, int]:
             db.executemany(f"UPDATE {space.table} SET vector = ? WHERE seq = ?",
                            [(np.frombuffer(blob[:-1], dtype="<f2").astype(np.float32).tobytes(), seq) for seq, blob in rows])
             counters[space.table] = db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (space.table,)).fetchone()[0]
-        db.execute("DELETE FROM _migrations WHERE name = '019_half_vectors'")
+        db.execute("DELETE FROM _migrations WHERE name = '020_half_vectors'")
     db.close()
     return counters
 

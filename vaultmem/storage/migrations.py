@@ -354,7 +354,7 @@ def _sql_string(text: str) -> str:
 
 
 @migration()
-def m019_half_vectors(db: sqlite3.Connection) -> None:
+def m020_half_vectors(db: sqlite3.Connection) -> None:
     # Vectors as float16 in SQLite (vector_blobs.py; adr/0005, addendum of stop 39): half the bytes
     # of the vector tables, a fifth of index.db. Since stop 38 every vector was rounded to float16
     # before being stored as float32, so a row float16 holds exactly becomes the new kind with the

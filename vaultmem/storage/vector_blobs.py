@@ -3,7 +3,7 @@
 Since stop 39 a blob is the vector's values as little-endian float16, then one byte
 :data:`HALF_MARK`: ``2 × dimension + 1`` bytes, an odd length. A blob written before is
 ``4 × dimension`` bytes of float32 (a multiple of four) and is still read as it is, so an index
-holds both kinds while it is upgraded (migration ``019_half_vectors`` turns the float32 rows that
+holds both kinds while it is upgraded (migration ``020_half_vectors`` turns the float32 rows that
 float16 holds exactly into the new kind, the others are embedded again under the embed recipe
 of stop 38). The odd length is what tells the two apart without knowing the dimension, and
 what makes a vaultmem of before fail loudly on a new blob (numpy cannot read an odd length as
