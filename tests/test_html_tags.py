@@ -28,6 +28,11 @@ VIDEO = ('<iframe width="100%" height="400px" src="https://www.youtube.com/embed
         ("`<span class=\"zebra\">` in code stays", "`<span class=\"zebra\">` in code stays"),
         ("List<String> and press <Tab> are words", "List<String> and press <Tab> are words"),
         ("an autolink <https://example.org/a> stays", "an autolink <https://example.org/a> stays"),
+        ('see <a title="x>y" href="u">the page</a>', "see the page"),  # a quoted value's > ends no tag
+        ("<img alt='1 > 0' src=x>", " 1 > 0 "),
+        ('<span class="never closed>text</span>', "text"),  # a quote never closed is a character, as before
+        ("write \\<b> for bold", "write \\<b> for bold"),  # escaped: the text <b>, as reading view shows it
+        ("a \\\\<b>bold</b>", "a \\\\bold"),  # an escaped backslash escapes no tag
     ],
 )
 def test_html_tags_read_as_their_text_and_every_line_stays(text: str, shown: str) -> None:
@@ -83,3 +88,22 @@ def test_a_word_an_inline_tag_stands_inside_is_found_by_its_words_as_its_snippet
         assert (hits[0].path, hits[0].match) == ("Chemistry.md", "both"), [(hit.path, hit.match) for hit in hits]
         assert "H2O" in hits[0].snippet
         assert vault.explain("Chemistry.md", "CO2", now=NOW).rank["text"] == 1
+
+
+def test_a_quoted_greater_than_and_an_escaped_tag_leave_the_words_reading_view_shows(tmp_path: Path) -> None:
+    """Was (s39): ``<a title="x>y" href=…>`` ended at the title's ``>``, so ``y" href="…">`` was
+    text of the note — its attribute's words found it and its snippet showed them — and an
+    escaped ``\\<b>``, which reading view shows as the text ``<b>``, was read as a tag: the word
+    "b" was lost."""
+    (tmp_path / "Links.md").write_text(
+        '# Links\n\nSee <a title="old>new" href="https://example.org/wombat">the zebra page</a> now.\n\n'
+        "Write \\<kbd> around a key, says the quokka.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        for word in ("wombat", "href"):  # an attribute's words: found by meaning alone, if at all
+            assert [hit.match for hit in vault.search(word, k=3, now=NOW)] in ([], ["meaning"]), word
+        hits = vault.search("zebra", k=1, now=NOW)
+        assert [(hit.path, hit.match) for hit in hits] == [("Links.md", "both")]
+        assert "href" not in hits[0].snippet and '">' not in hits[0].snippet, hits[0].snippet
+        assert "See the zebra page now." in hits[0].snippet
+        assert [(hit.path, hit.match) for hit in vault.search("kbd", k=1, now=NOW)] == [("Links.md", "both")]

@@ -23,8 +23,12 @@ import re
 
 from .markdown import code_ranges
 
-# A tag's attributes stop at the next < or >: a tag never left open scans only to there.
-HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,15})(?:\s[^<>]*)?/?>")
+# A tag's attributes stop at the next < or > outside quotes: a tag never left open scans only to
+# there. A quoted value may hold a ``>`` (``<a title="x>y">``): read to the first ``>``, the tag
+# left ``y">`` in the note's words and snippets (s39). A quote never closed before the next
+# ``<`` is a character like any other, as before. Possessive (``*+``): a run of quoted values
+# that fails to end in ``>`` is given up at once, not retried in every way of splitting it.
+HTML_TAG = re.compile(r"""<(/?)([A-Za-z][A-Za-z0-9]{0,15})(?:\s(?:"[^"<]*"|'[^'<]*'|[^<>"']|["'])*+)?/?>""")
 # Tags whose element is a block of its own: its text is a block between breaks (<p>a</p><p>b</p> reads "a · b").
 HTML_BLOCKS = frozenset({
     "address", "article", "aside", "audio", "blockquote", "br", "caption", "center", "dd", "details", "dialog", "div",
@@ -40,13 +44,23 @@ HTML_INLINE = frozenset({
     "picture", "progress", "q", "rp", "rt", "ruby", "s", "samp", "select", "small", "source", "span", "strike",
     "strong", "sub", "sup", "svg", "textarea", "time", "track", "tt", "u", "var", "wbr",
 })
-_IMAGE_ALT = re.compile(r"""\salt\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>=`]+))""", re.IGNORECASE)
+_IMAGE_ALT = re.compile(r"""\salt\s*=\s*(?:"([^"<]*)"|'([^'<]*)'|([^\s"'<>=`]+))""", re.IGNORECASE)
 
 
 def is_markup(match: re.Match[str]) -> bool:
-    """Whether a :data:`HTML_TAG` match names one of HTML's own tags (else it is a word of the text)."""
+    """Whether a :data:`HTML_TAG` match names one of HTML's own tags (else it is a word of the
+    text) and is not escaped: Markdown shows ``\\<b>`` as the text ``<b>`` (was: read as a tag,
+    the word "b" was lost). An escaped backslash before it (``\\\\<b>``) escapes nothing."""
     name = match.group(2).casefold()
-    return name in HTML_BLOCKS or name in HTML_CELLS or name in HTML_INLINE
+    return (name in HTML_BLOCKS or name in HTML_CELLS or name in HTML_INLINE) and not _escaped(match.string, match.start())
+
+
+def _escaped(text: str, position: int) -> bool:
+    """Whether the character at ``position`` follows an odd run of backslashes."""
+    backslashes = 0
+    while position - backslashes > 0 and text[position - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 1
 
 
 def image_description(tag: str) -> str:
@@ -58,15 +72,15 @@ def image_description(tag: str) -> str:
 def tag_text(match: re.Match[str]) -> str:
     """An HTML tag as it reads: a break (``\\n``) for a block's, a space between cells, nothing
     for an inline one; a name HTML does not have stays, as a word of the text."""
+    if not is_markup(match):
+        return match.group()
     name = match.group(2).casefold()
     if name == "img":  # an image reads as its description, when it has one
         described = image_description(match.group())
         return f" {described} " if described else ""  # a word of its own between the words around it
     if name in HTML_BLOCKS:
         return "\n"
-    if name in HTML_CELLS:
-        return " "
-    return "" if name in HTML_INLINE else match.group()
+    return " " if name in HTML_CELLS else ""
 
 
 def without_html_tags(text: str) -> str:
