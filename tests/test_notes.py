@@ -901,3 +901,46 @@ def test_a_broken_frontmatter_keeps_a_line_whose_value_is_a_day_and_asks_yaml_of
     many = parse("---\ntags: [a\n" + "".join(f"k{number}: 2026-01-05\n" for number in range(20_000)) + "---\n")
     assert len(many.meta) == MAX_SALVAGED_DAYS  # each a YAML load: 20,000 took seconds
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("written", ["yes", "no", "On", "0x1F", "010", "1.10", "1_000", "1e3", "2024-01-05", ".inf"])
+def test_a_title_yaml_1_1_reads_as_a_boolean_number_or_date_is_the_text_written(written: str) -> None:
+    # Was (s39): `title: yes` was the boolean True, so the note was named by its file name;
+    # `title: 0x1F` was the number 31 and showed "31", `1.10` showed "1.1" (YAML 1.1's types).
+    note = parse(f"---\ntitle: {written}\n---\nbody\n", path="folder/some-file.md")
+    assert note.meta["title"] == written
+    assert note.title == written
+
+
+def test_tags_and_aliases_yaml_reads_as_booleans_or_numbers_are_the_text_written() -> None:
+    # Was (s39): `tags: [yes, no]` were the tags "True" and "False"; `aliases: [0x1F, 1.10]` were 31 and 1.1.
+    note = parse("---\ntags: [yes, no, 1.10]\naliases: [1984, 0x1F, 1.10, 'quoted']\nstatus: yes\n---\nbody\n")
+    assert tags_of(note.meta) == ["yes", "no", "1.10"]
+    assert note.meta["aliases"] == ["1984", "0x1F", "1.10", "quoted"]
+    assert note.meta["status"] is True  # a key that is no name: read as YAML reads it, as before
+
+
+def test_a_null_title_is_still_no_title_and_an_anchored_value_stays_typed_under_its_own_key() -> None:
+    # `null`, `~` and nothing are no value in every YAML (and in Obsidian): the file name names the note.
+    for written in ("null", "~", ""):
+        assert parse(f"---\ntitle: {written}\n---\nbody\n", path="folder/some-file.md").title == "some-file"
+    note = parse("---\ndraft: &flag yes\ntitle: *flag\n---\nbody\n")
+    assert (note.meta["draft"], note.meta["title"]) == (True, "yes")  # the title is text; the anchor's own key unchanged
+
+
+def test_a_broken_frontmatter_keeps_a_title_yaml_reads_as_a_boolean_as_its_text() -> None:
+    note = parse("---\ntitle: yes # a comment\ntags: [a\n---\nbody\n", path="folder/some-file.md")
+    assert note.title == "yes"
+
+
+def test_a_vault_names_a_note_titled_yes_or_0x1f_by_its_title_in_hits_and_get(tmp_path: Path) -> None:
+    # Was (s39): the hit on `title: 0x1F` was titled "31", and `get yes` found no note titled yes.
+    from vaultmem import Vault
+
+    (tmp_path / "register-a.md").write_text("---\ntitle: 0x1F\n---\nThe harbor crane register.\n", encoding="utf-8")
+    (tmp_path / "answer-b.md").write_text("---\ntitle: yes\ntags: [no]\n---\nThe ferry timetable.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        assert [hit.title for hit in vault.search("harbor crane register", k=1, now="2026-11-30")] == ["0x1F"]
+        assert vault.get("yes").path == "answer-b.md"
+        assert [hit.path for hit in vault.search("ferry", k=1, tags=["no"], now="2026-11-30")] == ["answer-b.md"]

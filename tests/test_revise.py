@@ -291,7 +291,18 @@ def test_number_tags_and_an_empty_tag_item_are_revised_like_any_other_tags(vault
     vault.index()
     result = vault.revise("numbers", remove_tags=["3.5"], add_tags=["stats"], now=NOW)
     assert result.tags == ["2024", "stats"]
-    assert read_note(vault.root, "numbers.md").meta["tags"] == [2024, "stats"]  # the person's number, as written
+    assert read_note(vault.root, "numbers.md").meta["tags"] == ["2024", "stats"]  # a tag is text (notes.TEXT_KEYS)
+    assert "  - 2024\n  - stats\n" in (vault.root / "numbers.md").read_text(encoding="utf-8")  # the person's 2024, as written
+
+
+def test_tags_yaml_1_1_reads_as_booleans_are_revised_and_kept_as_written(vault: Vault, write_note) -> None:
+    # Was (s39): `tags: [2024, yes, on]` loaded as [2024, True, True] and revise refused it as "not a
+    # list of tags"; Obsidian shows the tags yes and on.
+    write_note("flags.md", "---\nlayer: L3\ntags: [2024, yes, on]\n---\nyears\n")
+    vault.index()
+    result = vault.revise("flags", add_tags=["stats", "no"], now=NOW)
+    assert result.tags == ["2024", "yes", "on", "stats", "no"]
+    assert "tags: [2024, yes, on, stats, 'no']\n" in (vault.root / "flags.md").read_text(encoding="utf-8")
 
 
 def test_a_frontmatter_that_does_not_load_is_refused_at_the_line_check_names(vault: Vault, write_note) -> None:

@@ -138,19 +138,23 @@ def _in_new_order(kept: Sequence[tuple[str, Any]], new: Sequence[Any], fresh: Ca
     return chosen
 
 
-def _loaded(wrapped: str) -> Any:
-    """What one item's text loads as, given in the context it stands in (``[text]``, ``- text``)."""
+def _loaded(key: str, wrapped: str) -> Any:
+    """What one item's text loads as, given in the context it stands in (``[text]``, ``- text``)
+    under its own ``key`` (``tags:``): a name's items are text as written (notes.TEXT_KEYS), so
+    under another key ``- 2024`` loaded as a number where the note holds the tag "2024", and a
+    revise wrote the person's ``2024`` anew as ``'2024'``."""
     try:
-        loaded = load_yaml_mapping(f"item: {wrapped}")
+        loaded = load_yaml_mapping(f"{key} {wrapped}")
     except YAML_LOAD_ERRORS:
         return _MISSING
-    items = loaded.get("item") if isinstance(loaded, dict) else None
+    items = next(iter(loaded.values())) if isinstance(loaded, dict) and len(loaded) == 1 else None
     return items[0] if isinstance(items, list) and len(items) == 1 else _MISSING
 
 
-def _kept(texts: Sequence[str], values: Sequence[Any], wrapper: str) -> list[tuple[str, Any]] | None:
+def _kept(head: str, texts: Sequence[str], values: Sequence[Any], wrapper: str) -> list[tuple[str, Any]] | None:
     """Each text with its value, if the texts load as exactly ``values`` (else the parse was wrong)."""
-    if len(texts) != len(values) or not all(_same(_loaded(wrapper.format(text)), value)
+    key = head.rstrip(" \t")  # `tags:`, as the person wrote it
+    if len(texts) != len(values) or not all(_same(_loaded(key, wrapper.format(text)), value)
                                             for text, value in zip(texts, values, strict=True)):
         return None
     return list(zip(texts, values, strict=True))
@@ -162,7 +166,7 @@ def _kept(texts: Sequence[str], values: Sequence[Any], wrapper: str) -> list[tup
 def _flow(head: str, value: str, old: list[Any], new: list[Any], render_item: Callable[[Any], str],
           same: Callable[[Any, Any], bool]) -> Rewritten | None:
     parsed = _flow_parts(value)
-    kept = _kept(parsed.texts, old, "[{}]") if parsed is not None else None
+    kept = _kept(head, parsed.texts, old, "[{}]") if parsed is not None else None
     if parsed is None or kept is None:
         return None
     render = _rendered_like(parsed.texts, render_item)
@@ -229,7 +233,7 @@ def _block(head: str, value: str, lines: Sequence[str], old: list[Any], new: lis
     matches = [match for _number, match in items if match is not None]
     if not matches or len(matches) != len(items) or len({match.group(1) for match in matches}) != 1:
         return None  # an item over several lines, uneven indents: not ours to rebuild
-    loaded = _kept([match.group(3) or "" for match in matches], old, "\n  - {}")
+    loaded = _kept(head, [match.group(3) or "" for match in matches], old, "\n  - {}")
     if loaded is None:
         return None
     kept = [(match.group(0), item) for match, (_text, item) in zip(matches, loaded, strict=True)]

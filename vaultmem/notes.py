@@ -332,7 +332,10 @@ from .spelled_days import value_date
 # 115: a zettel's timestamp id dates its `created_us` (what `stale` counts from and prints) to the minute it names,
 #     not its day's midnight (dating.NoteDate.made_at). Nothing is embedded again.
 # 116: topic keys drop Turkish stopwords too (fields.STOPWORDS: `için`, `bir`, `ve` …). Nothing is embedded again.
-READER_VERSION = "116"
+# 117: a title, name, alias or tag YAML 1.1 reads as a boolean, number or date is the text written (notes.TEXT_KEYS:
+#     `title: yes`, `title: 0x1F`, `tags: [yes, no]`); an HTML tag's quoted attribute may hold `>` and an escaped
+#     `\<b>` is text (html_tags.HTML_TAG, is_markup). Such notes are embedded again (their title or text changed).
+READER_VERSION = "117"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -771,10 +774,41 @@ def _load_with_keys(yaml_text: str) -> tuple[Any, KeyNodes]:
         if node is None:
             return None, []
         _measure(node, 1, {}, set())
+        if isinstance(node, yaml.MappingNode):
+            node.value = [(key, _as_written(value) if _names(key) else value) for key, value in node.value]
         pairs = list(node.value) if isinstance(node, yaml.MappingNode) else []
         return loader.construct_document(node), pairs
     finally:
         loader.dispose()
+
+
+# Top-level keys whose values are text, names a person reads (compared case-folded): a title,
+# a name, aliases, tags. YAML 1.1 reads some plain words and numbers as something else — `yes`
+# and `no` as booleans, `0x1F` as 31, `010` as 8, `1.10` as 1.1, `2024-01-05` as a date — so
+# `title: yes` named the note by its file name, `title: 0x1F` showed "31", `tags: [yes, no]`
+# were the tags True and False and `aliases: [0x1F]` answered to "31" (s39). Obsidian, reading
+# YAML 1.2, shows them as written. Null (`~`, `null`, nothing) stays no value, as in every YAML.
+TEXT_KEYS = frozenset({"title", "name", "aliases", "alias", "tags", "tag"})
+_STRING_TAG = "tag:yaml.org,2002:str"
+_NULL_TAG = "tag:yaml.org,2002:null"
+
+
+def _names(key: yaml.Node) -> bool:
+    return isinstance(key, yaml.ScalarNode) and isinstance(key.value, str) and key.value.casefold() in TEXT_KEYS
+
+
+def _as_written(value: yaml.Node) -> yaml.Node:
+    """A text key's value with each plain scalar (itself, or an item of its list) read as the text
+    it is written as. New nodes, not the old ones changed: an anchored value another key refers
+    to (``&x yes``) stays what YAML reads it as there."""
+    if isinstance(value, yaml.SequenceNode):
+        return yaml.SequenceNode(value.tag, [_as_written(item) if isinstance(item, yaml.ScalarNode) else item
+                                             for item in value.value],
+                                 value.start_mark, value.end_mark, value.flow_style)
+    # Plain is style None (PyYAML's Python loader) or "" (its C loader); a quoted value is text already.
+    if not isinstance(value, yaml.ScalarNode) or value.style or value.tag in (_STRING_TAG, _NULL_TAG):
+        return value
+    return yaml.ScalarNode(_STRING_TAG, value.value, value.start_mark, value.end_mark, value.style)
 
 
 def _measure(node: yaml.Node, depth: int, seen: dict[int, tuple[int, int]], active: set[int]) -> tuple[int, int]:
@@ -1031,18 +1065,23 @@ def salvage_lifecycle(yaml_text: str) -> dict[str, Any]:
     days = [key for key, values in found.items() if key not in SALVAGED_KEYS and _LOOKS_LIKE_A_DAY.match(values[0])]
     for key in [key for key in SALVAGED_KEYS if key in found] + days[:MAX_SALVAGED_DAYS]:
         values = found[key]
-        if len(values) == 1 and (value := _plain_scalar(values[0])) is not None and (
+        if len(values) == 1 and (value := _plain_scalar(values[0], key.casefold() in TEXT_KEYS)) is not None and (
                 key in SALVAGED_KEYS or isinstance(value, date)):
             salvaged[key] = value
     return salvaged
 
 
-def _plain_scalar(text: str) -> Any:
-    """``text`` as YAML reads a single value, when it is a scalar; else ``None``."""
+def _plain_scalar(text: str, as_text: bool = False) -> Any:
+    """``text`` as YAML reads a single value, when it is a scalar; else ``None``. ``as_text``: a
+    value of :data:`TEXT_KEYS`, read as written when YAML would read it as something else than
+    text (``title: yes``), as a frontmatter that loads reads it (:func:`_as_written`)."""
     if not text or text[0] in "[]{}&*!|>%@`":
         return None  # empty, or a flow collection, anchor, alias, tag, block scalar, directive
     try:
         value = yaml.load(text, Loader=_YAML_LOADER)  # the safe loader (C or Python)
+        if as_text and value is not None and not isinstance(value, str):
+            node = yaml.compose(text, Loader=_YAML_LOADER)
+            value = node.value if isinstance(node, yaml.ScalarNode) else value  # as written, without a comment
     except yaml.YAMLError:
         return None
     except YAML_LOAD_ERRORS:
