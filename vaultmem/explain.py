@@ -73,6 +73,7 @@ from .search import (
     require_query_word,
     search_filters,
 )
+from .shown_titles import shown_title
 from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 from .task_dates import TaskDay, is_kanban_board, task_days
@@ -241,7 +242,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
     return Explanation(
-        row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
+        row.path, row.id, shown_title(row.title, row.path), query, k, in_answer, _ranks(vector_rank, text_rank, position),
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
         confidence=_confidence(searcher, found, k, lifted_words),

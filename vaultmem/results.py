@@ -15,6 +15,7 @@ from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, note_problems
 from .fields import alias_key, aliases_of
 from .lifecycle import is_absent, is_expired_us, resolve_now
 from .notes import naming_key
+from .shown_titles import shown_title
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -346,7 +347,7 @@ class NoteView:
         ``more_problems``, which the file alone does not show (a merge git's index holds unfinished,
         an archived copy of the note: reading.view_note)."""
         return cls(
-            id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
+            id=row.id, path=row.path, title=shown_title(row.title, row.path), layer=row.layer, tags=row.tags, created=row.created,
             expires_at=None if is_absent(current.expires_at) or row.permanent else row.expires_at,  # a permanent note's is ignored
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
             body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily, dates), *more_problems]], use_count=usage.use_count if usage else 0,

@@ -110,6 +110,7 @@ from .ranking import (
 )
 from .results import SimilarNote
 from .set_aside import set_aside, set_aside_warning
+from .shown_titles import shown_title
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import NOT_TURNS_BEFORE, PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
@@ -748,7 +749,7 @@ class Searcher:
             passages = firsts.get(row.label) if row.label is not None else None
             snippet = self._snippet(row, passages[0] if passages else None, "", warnings, dendron, template,
                                     passages[1:LISTED_PASSAGES] if passages else ())
-            listed.append(Listed(id=row.id, path=row.path, title=row.title, layer=row.layer,
+            listed.append(Listed(id=row.id, path=row.path, title=shown_title(row.title, row.path), layer=row.layer,
                                  expires_at=None if row.permanent else row.expires_at, date=row.date, tags=row.tags,
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
                                  version=version_of(row.content_hash), date_from=row.dated_from))
@@ -1295,7 +1296,7 @@ class Searcher:
         warnings, expired = self._row_warnings(row, eligibility)
         snippet = self._snippet(row, passage, query, warnings, dendron)
         return Hit(
-            id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
+            id=row.id, path=row.path, title=shown_title(row.title, row.path), score=round(score, 4), layer=row.layer,
             expires_at=None if row.permanent else row.expires_at, snippet=snippet.text, tags=row.tags,  # a permanent note's is ignored
             warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
             passage=None if passage is None else hit_passage(passage, snippet),

@@ -1,0 +1,88 @@
+"""A note named README (index, _index) by its file is shown with its folder: hits, list, get, explain,
+the CLI and MCP tell a vault's many READMEs apart (shown_titles.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from mcp_client import run, serve
+from vaultmem import Vault
+from vaultmem.shown_titles import shown_title
+
+NOW = "2026-11-30T12:00:00+00:00"
+
+
+def security_vault(root: Path) -> Path:
+    """The shape of a real security-notes vault: a README in many folders, one titled by its property."""
+    notes = {
+        "README.md": "Root readme about the firewall vault.\n",
+        "networking/README.md": "# Networking\n\nFirewall rules and port scanning with nmap.\n",
+        "web/README.md": "Web security: XSS, CSRF and firewall headers.\n",
+        "web/tools/readme.md": "Burp proxy behind the firewall.\n",
+        "crypto/README.md": "---\ntitle: Crypto notes\n---\nTLS and the firewall of keys.\n",
+    }
+    for relative, text in notes.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+    return root
+
+
+SHOWN = {"README.md": "README", "networking/README.md": "networking/README", "web/README.md": "web/README",
+         "web/tools/readme.md": "web/tools/readme", "crypto/README.md": "Crypto notes"}
+
+
+@pytest.mark.parametrize(
+    ("title", "path", "shown"),
+    [
+        ("README", "networking/README.md", "networking/README"),
+        ("readme", "a/b/readme.md", "a/b/readme"),  # the whole folder path: two `docs/README` stay apart
+        ("index", "notes/index.md", "notes/index"),  # a `title: index` property (a folder page is titled by its heading)
+        ("README", "README.md", "README"),  # at the root: the vault's own README
+        ("index", "pages/index.md", "index"),  # Logseq's page "index" in its flat pages/ folder
+        ("Networking", "networking/README.md", "Networking"),  # titled otherwise: as titled
+        ("README", "networking/Overview.md", "README"),  # a title README that is not the file's name
+        ("Readme notes", "x/README.md", "Readme notes"),
+    ],
+)
+def test_shown_title_puts_the_folder_before_a_placeholder_file_name_only(title: str, path: str, shown: str) -> None:
+    assert shown_title(title, path) == shown
+
+
+def test_hits_list_get_and_explain_tell_a_vaults_readmes_apart(tmp_path: Path) -> None:
+    """Was (s39, a security-notes vault): every hit was titled "README"."""
+    with Vault(security_vault(tmp_path)) as vault:
+        vault.index()
+        hits = vault.search("firewall", k=10, now=NOW)
+        assert {hit.path: hit.title for hit in hits} == SHOWN
+        assert {listed.path: listed.title for listed in vault.list_notes(k=10, now=NOW)} == SHOWN
+        assert vault.get("networking/README", now=NOW).as_dict()["title"] == "networking/README"
+        assert vault.explain("web/README", "firewall", now=NOW).title == "web/README"
+
+
+def test_the_cli_shows_the_folder_of_each_readme_in_search_list_get_and_explain(tmp_path: Path) -> None:
+    vault = security_vault(tmp_path)
+    assert run_cli(vault, "index").exit_code == 0
+    searched = run_cli(vault, "search", "firewall").stdout
+    assert " networking/README  " in searched and " web/README  " in searched, searched
+    assert " networking/README  " in run_cli(vault, "list").stdout
+    assert run_cli(vault, "get", "networking/README").stdout.startswith("networking/README\n  path: networking/README.md\n")
+    assert run_cli(vault, "explain", "web/README", "firewall").stdout.startswith("web/README.md — web/README\n")
+    hits = json.loads(run_cli(vault, "search", "firewall", "--json").stdout)
+    assert {hit["path"]: hit["title"] for hit in hits} == SHOWN
+
+
+@pytest.mark.slow
+def test_recall_over_mcp_tells_the_readmes_apart(tmp_path: Path) -> None:
+    vault = security_vault(tmp_path / "vault")
+
+    async def scenario() -> None:
+        async with serve(vault, tmp_path / "server-stderr.log") as served:
+            hits = (await served.call("recall", query="firewall", k=10))["hits"]
+            assert {hit["path"]: hit["title"] for hit in hits} == SHOWN
+            assert (await served.call("get", note="web/README"))["title"] == "web/README"
+
+    run(scenario)
