@@ -86,3 +86,17 @@ def test_recall_over_mcp_tells_the_readmes_apart(tmp_path: Path) -> None:
             assert (await served.call("get", note="web/README"))["title"] == "web/README"
 
     run(scenario)
+
+
+def test_tasks_and_stale_notes_name_each_readme_by_its_folder_too(tmp_path: Path) -> None:
+    """A task list of a vault of READMEs named every task's note "README" alike."""
+    (tmp_path / "networking").mkdir()
+    (tmp_path / "web").mkdir()
+    (tmp_path / "networking" / "README.md").write_text("- [ ] patch the firewall\n", encoding="utf-8")
+    (tmp_path / "web" / "README.md").write_text("- [ ] rotate the CSRF secret\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        assert {task.path: task.title for task in vault.tasks(now=NOW)} == {
+            "networking/README.md": "networking/README", "web/README.md": "web/README"}
+        assert {note.path: note.title for note in vault.stale(days=0, now="2099-01-01")} == {
+            "networking/README.md": "networking/README", "web/README.md": "web/README"}

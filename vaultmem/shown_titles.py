@@ -1,4 +1,4 @@
-"""A note's title as a hit, a listed note, ``get`` and ``explain`` show it (pure).
+"""A note's title as a hit, a listed note, ``get``, ``explain``, ``tasks`` and ``stale`` show it (pure).
 
 A file name that says nothing on its own — ``README.md``, ``index.md``, ``_index.md`` — names
 a note by where it is. A security-notes vault kept a ``README.md`` in each of its folders:

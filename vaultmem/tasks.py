@@ -24,6 +24,7 @@ from typing import Any
 from .dating import Bound, since_bound, until_bound, weekday_bound
 from .errors import Argument, UsageError
 from .lifecycle import to_epoch_us
+from .shown_titles import shown_title
 from .storage import Eligibility, Store, TaskFilter, TaskRow, carries_tag
 from .task_dates import STATUSES, TaskRules
 from .task_query import ReadQuery, read_task_query
@@ -54,7 +55,7 @@ class TaskHit:
     @classmethod
     def of(cls, row: TaskRow) -> TaskHit:
         return cls(path=row.path, line=row.line, status=row.status, box=row.box, text=row.text, dates=row.days,
-                   recurrence=row.recurrence, tags=row.tags, title=row.title, id=row.note_id, lane=row.lane)
+                   recurrence=row.recurrence, tags=row.tags, title=shown_title(row.title, row.path), id=row.note_id, lane=row.lane)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

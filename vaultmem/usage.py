@@ -18,6 +18,7 @@ from .config import MAX_STALE_DAYS
 from .errors import EXPIRE, Argument, InvalidTimestamp, Operation, Spelled, UsageError, short_repr
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, parse_timestamp, to_epoch_us
 from .results import UsedNote
+from .shown_titles import shown_title
 from .storage import Eligibility, NoteRow, UsageRow
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: flo
             left_out[reason] = left_out.get(reason, 0) + 1
             continue
         stale.append((since_us, StaleNote(
-            id=row.id, path=row.path, title=row.title, layer=row.layer,
+            id=row.id, path=row.path, title=shown_title(row.title, row.path), layer=row.layer,
             last_used_at=used.last_used_at if used else None, use_count=used.use_count if used else 0,
             since=format_timestamp(from_epoch_us(since_us)), basis=basis,
             idle_days=round((now_us - since_us) / MICROSECONDS_PER_DAY, 1),
