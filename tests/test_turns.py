@@ -120,3 +120,103 @@ def test_an_index_made_before_gives_its_turns_the_turns_before_them_without_embe
     database = sqlite3.connect(vault / ".vaultmem" / "index.db")
     assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
     database.close()
+
+
+def _contexts(vault: Path) -> dict[str, str]:
+    """Each note's path → what its first full-text row holds of the turns before it."""
+    database = sqlite3.connect(vault / ".vaultmem" / "index.db")
+    rows = database.execute("SELECT notes.path, passages_fts.context FROM passages JOIN notes ON notes.label = passages.note_label "
+                            "JOIN passages_fts ON passages_fts.rowid = passages.label WHERE passages.number = 0").fetchall()
+    database.close()
+    return {str(path): str(held or "") for path, held in rows}
+
+
+def test_a_turn_that_stops_naming_its_speaker_leaves_the_turns_after_it_and_one_that_starts_joins_them(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", CHAT)
+    with Vault(vault) as opened:
+        opened.index()
+        write_file(vault, "chat/2024-03-04/t9.md", "---\ntopic: garden\n---\nOh, lovely! What's the plan once you're there?\n")
+        opened.index()
+        held = _contexts(vault)
+        assert "lovely" not in held["chat/2024-03-04/t10.md"] + held["chat/2024-03-04/t11.md"]
+        assert "Mexico" in held["chat/2024-03-04/t10.md"] and "Mexico" in held["chat/2024-03-04/t11.md"]  # t8 is the turn before them now
+        assert held["chat/2024-03-04/t9.md"] == ""  # no turn: it holds nothing of its neighbours
+        write_file(vault, "chat/2024-03-04/t9.md", _turn("Ana", "Oh, lovely! What's the plan once you're there?"))
+        opened.index()
+    fresh = write_vault(tmp_path / "fresh", CHAT)
+    with Vault(fresh) as opened:
+        opened.index()
+    assert "lovely" in _contexts(vault)["chat/2024-03-04/t11.md"]
+    assert _contexts(vault) == _contexts(fresh)  # what a new index of the same files gives them
+
+
+def test_a_turn_moved_to_another_conversation_leaves_the_turns_after_it_and_reaches_those_there(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", {**CHAT, "chat/2024-03-05/t1.md": _turn("Ana", "Good morning."),
+                                             "chat/2024-03-05/t3.md": _turn("Ben", "The train leaves at nine.")})
+    with Vault(vault) as opened:
+        opened.index()
+        (vault / "chat/2024-03-04/t9.md").rename(vault / "chat/2024-03-05/t2.md")
+        report = opened.index()
+        assert report.moved == [("chat/2024-03-04/t9.md", "chat/2024-03-05/t2.md")]
+        held = _contexts(vault)
+        assert "lovely" not in held["chat/2024-03-04/t10.md"] + held["chat/2024-03-04/t11.md"]
+        assert "lovely" in held["chat/2024-03-05/t3.md"] and "Good morning" in held["chat/2024-03-05/t3.md"]
+        assert held["chat/2024-03-05/t2.md"].strip() == "Good morning."
+
+
+def test_turns_kept_current_edit_by_edit_hold_what_a_new_index_of_the_same_files_gives_them(tmp_path: Path) -> None:
+    # More turns than indexer.WHOLE_FOLDER_AT: the cold index reads the folder's turns at once, each
+    # edit the turns around it; file names whose numbers sort apart from their text (D1_9, D1_10, D1_010).
+    from vaultmem.indexer import WHOLE_FOLDER_AT
+
+    names = [f"c/D{dialogue}_{turn}.md" for dialogue in (1, 2, 10) for turn in range(1, 26)] + ["c/D1_010.md", "c/notes.md"]
+    assert len(names) > WHOLE_FOLDER_AT
+    files = {name: _turn("Ana", f"word{number}") for number, name in enumerate(names)}
+    files["c/notes.md"] = "---\ntopic: list\n---\nno turn\n"
+    vault = write_vault(tmp_path / "vault", files)
+    with Vault(vault) as opened:
+        opened.index()
+        write_file(vault, "c/D1_10.md", _turn("Ben", "edited ten"))
+        opened.index()
+        write_file(vault, "c/D1_5.md", "---\ntopic: x\n---\nno longer a turn\n")
+        opened.index()
+        (vault / "c/D2_7.md").unlink()
+        opened.index()
+        (vault / "c/D10_3.md").rename(vault / "c/D1_20b.md")
+        opened.index()
+        write_file(vault, "c/D0.md", _turn("Ben", "the very first"))
+        write_file(vault, "c/notes.md", _turn("Ben", "a turn now"))
+        opened.index()
+        incremental = _contexts(vault)
+    # D1_010 and D1_10 are in the same place: by the order they were indexed in (D1_010 first, by its path)
+    assert "word75" in incremental["c/D1_10.md"] and "edited ten" in incremental["c/D1_11.md"] + incremental["c/D1_12.md"]
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for source in (vault / "c").iterdir():
+        write_file(fresh, f"c/{source.name}", source.read_text(encoding="utf-8"))
+    with Vault(fresh) as opened:
+        opened.index()
+    assert incremental == _contexts(fresh)
+
+
+def test_an_index_made_before_turn_keys_reads_its_turns_again_and_keeps_them_current(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", CHAT)
+    with Vault(vault) as opened:
+        opened.index()
+    database = sqlite3.connect(vault / ".vaultmem" / "index.db")
+    with database:  # what the previous version left: no `turn_key` column
+        database.execute("DROP INDEX notes_turn_key")
+        database.execute("ALTER TABLE notes DROP COLUMN turn_key")
+        database.execute("DELETE FROM _migrations WHERE name = '021_turn_keys'")
+    database.close()
+    with Vault(vault) as opened:
+        opened.search(QUESTION, k=3, now=NOW)  # the command reads every note again first
+        write_file(vault, "chat/2024-03-04/t9.md", _turn("Ana", "Oh, lovely! Which museums?"))
+        opened.search("museums", k=1, now=NOW)  # the few paths' way, as a watcher's
+    assert "Which museums" in _contexts(vault)["chat/2024-03-04/t10.md"]
+
+
+def test_a_change_among_names_whose_numbers_read_alike_reaches_them_all_and_the_turns_after_the_last() -> None:
+    turns = sorted(turn_order(path) for path in ["c/t1.md", "c/t2.md", "c/t02.md", "c/t3.md", "c/t4.md", "c/t5.md"])
+    # t2 and t02 share place 1 (by the order they were indexed in): an edit of the second reached t3 only
+    assert affected(turns, ["c/t02.md"]) == affected(turns, ["c/t2.md"]) == {1, 2, 3, 4}

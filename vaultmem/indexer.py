@@ -52,7 +52,7 @@ from .storage import (
     Store,
 )
 from .task_dates import TaskLine, is_kanban_board, task_lines
-from .turns import SPEAKER_KEYS, affected, context, is_turn, turn_order, turns_before
+from .turns import CONTEXT_TURNS, affected, context, folder_keys, is_turn, order_key, turn_order, turns_before
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -185,11 +185,12 @@ class _Pending:
 
 
 def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties,
-             tags: Sequence[str] | None = None, git: Mapping[str, Added] | None = None) -> NoteRow:
+             tags: Sequence[str] | None = None, git: Mapping[str, Added] | None = None, props_text: str = "") -> NoteRow:
     """Everything the index stores about a note, derived from the note alone (and, for its
     date, the vault's daily-note format and date properties, and when git added its file).
     ``tags``: ``note.tags`` when the caller has them already (its search fields': the body's
-    inline tags are found once)."""
+    inline tags are found once); ``props_text``: its search fields' (fields.SearchFields), which
+    say whether it is a conversation turn (turns.is_turn)."""
     expires = note.meta.get("expires_at")
     # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
@@ -227,7 +228,21 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         dated_end_us=None if dated is None or dated.last is None else to_epoch_us(dated.last),
         dated_said=None if dated is None else dated.said,
         dated_from="git" if dated is not None and dated.source == GIT_SOURCE else None,
+        turn_key=order_key(note.path) if is_turn(props_text) else None,
     )
+
+
+WHOLE_FOLDER_AT = 64  # changed notes in one folder from which its turns are read at once, not around each
+
+
+def _turns_before_of(turns: Sequence[tuple[int, str]], changed: Sequence[str]) -> dict[int, Sequence[int]]:
+    """Among ``turns`` ((label, path) of a run of a folder's turns, in order), each turn whose
+    turns before it the ``changed`` paths may have changed → those turns (turns.affected). The
+    run must hold every such turn and its turns before: the whole folder, or the turns around
+    one changed path (NoteStore.turns_around)."""
+    labels = [label for label, _ in turns]
+    places = affected([turn_order(path) for _, path in turns], changed)
+    return {labels[place]: turns_before(labels, place) for place in places}
 
 
 class Indexer:
@@ -430,12 +445,12 @@ class Indexer:
         the text of those turns, written only where it changed. After every write of the run: a
         turn's rows are written without it (PassageStore._write_fts), and the turn before it may
         have been added, edited or removed while the turn itself was not. Only the changed notes'
-        places and the turns after them are written: an edit in a folder of thousands of turns reads
-        the properties of its folder's turns and a few texts (a vault with no turn: one full-text
-        query, no write lock). Read under the write lock: another process may write the same
-        folder meanwhile."""
+        places and the turns after them are written, found by their place in the index of the
+        turns' keys (NoteStore.turns_around): an edit in a folder of thousands of turns reads a
+        few turns and their texts (a vault with no turn: one look-up, no write lock). Read under
+        the write lock: another process may write the same folder meanwhile."""
         changed = [*report.added, *report.updated, *report.removed, *(path for move in report.moved for path in move)]
-        if not changed or not self.store.passages.speaking_notes(sorted(SPEAKER_KEYS)):
+        if not changed or not self.store.notes.has_turns():
             return
         with self.store.transaction():
             self.store.passages.set_turn_contexts(self._turns_before_changed(changed))
@@ -443,23 +458,12 @@ class Indexer:
     def _turns_before_changed(self, changed: Sequence[str]) -> dict[int, str]:
         """Passage label → the ``context`` its row should hold and does not, for the turns whose
         turns before them these ``changed`` paths may have changed (turns.affected)."""
-        spoken = self.store.passages.speaking_notes(sorted(SPEAKER_KEYS))
-        if not spoken:
-            return {}
         changed_in: dict[str, list[str]] = {}
         for path in changed:
             changed_in.setdefault(path.rpartition("/")[0], []).append(path)
-        near = {label: path for label, path in self.store.notes.paths_in_folders(changed_in).items() if label in spoken}
-        properties = self.store.passages.properties_of(list(near))
-        paths = {label: path for label, path in near.items() if is_turn(properties.get(label, ""))}
-        by_folder: dict[str, list[tuple[tuple[str, tuple[tuple[int, str], ...]], int]]] = {}
-        for key, label in sorted((turn_order(path), label) for label, path in paths.items()):
-            by_folder.setdefault(key[0], []).append((key, label))
         wanted: dict[int, Sequence[int]] = {}  # turn → the turns before it
-        for folder, turns in by_folder.items():
-            labels = [label for _, label in turns]
-            for position in affected([key for key, _ in turns], changed_in.get(folder, [])):
-                wanted[labels[position]] = turns_before(labels, position)
+        for folder, paths in changed_in.items():
+            wanted.update(self._turns_near(folder, paths))
         if not wanted:
             return {}
         rows = self.store.passages.of_notes(sorted({*wanted, *(label for before in wanted.values() for label in before)}))
@@ -468,6 +472,21 @@ class Indexer:
         contexts = {row.label: context(before, texts) for label, before in wanted.items() for row in rows.get(label, [])}
         held = self.store.passages.turn_contexts(list(contexts))
         return {label: text for label, text in contexts.items() if held.get(label) != text}
+
+    def _turns_near(self, folder: str, changed: Sequence[str]) -> dict[int, Sequence[int]]:
+        """Each turn of ``folder`` whose turns before it these ``changed`` paths of it may have
+        changed (turns.affected) → those turns. A few changes read the turns around each (the
+        turns before it, it and the turns after it: every turn reached and its turns before);
+        many (a cold index, a copied conversation) the folder's turns once, in order. (1 +
+        CONTEXT_TURNS after: a removed note's place, with none at it, reaches three, as affected does.)"""
+        keys = folder_keys(folder)
+        if len(changed) >= WHOLE_FOLDER_AT:
+            return _turns_before_of(self.store.notes.turns_in(keys), changed)
+        wanted: dict[int, Sequence[int]] = {}
+        for path in changed:
+            around = self.store.notes.turns_around(keys, order_key(path), CONTEXT_TURNS, 1 + CONTEXT_TURNS)
+            wanted.update(_turns_before_of(around, [path]))
+        return wanted
 
     def _keep_links(self, relatives: Sequence[str]) -> None:
         """The stored symlinked note files (resolution._by_link_name) with these paths as they
@@ -586,7 +605,7 @@ class Indexer:
         problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments()), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
+                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], force: bool = False) -> int:
         """Give the items that need them their vectors; how many were embedded."""

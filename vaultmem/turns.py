@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 
 # Properties that say who said a note's text, as conversation exports write them: a dialogue's
@@ -49,15 +49,48 @@ def turn_order(path: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     return folder, tuple((int(part), "") if part.isdigit() else (0, part) for part in _NUMBER.split(name.casefold()) if part)
 
 
+def order_key(path: str) -> bytes:
+    """:func:`turn_order` as bytes that sort as it does when compared byte by byte (as SQLite
+    compares a BLOB): the index keeps each turn's, so that an edit reads the few turns around
+    it by their place instead of its whole folder's (storage.notes, ``turn_key``). Equal keys iff
+    equal orders. Each part ends where no longer part begins with it (a text ends in a NUL,
+    which no path holds; a number is its count of digits, then them), so a name sorts before
+    the names it begins."""
+    folder, parts = turn_order(path)
+    return _ended(folder) + b"".join(_number(number) + _ended(text) for number, text in parts)
+
+
+def folder_keys(folder: str) -> tuple[bytes, bytes]:
+    """The keys of the turns right in ``folder`` (:func:`order_key`; not its subfolders') are from
+    the first of these on and before the second."""
+    start = _ended(folder)
+    return start, start[:-1] + b"\x01"
+
+
+def _ended(text: str) -> bytes:
+    # surrogatepass: a file name read with the surrogateescape of a name not in UTF-8; its
+    # bytes sort where its code points do, as every other character's UTF-8 does.
+    return text.encode("utf-8", "surrogatepass") + b"\x00"
+
+
+def _number(number: int) -> bytes:
+    digits = str(number).encode("ascii")
+    return len(digits).to_bytes(4, "big") + digits
+
+
 def affected(keys: Sequence[tuple[str, tuple[tuple[int, str], ...]]], changed: Sequence[str]) -> set[int]:
     """The positions among ``keys`` (one folder's turns' :func:`turn_order`, sorted) whose turns
     before them may have changed when the notes at ``changed`` paths of that folder were added,
     edited or removed (turns or not: one may have stopped being a turn): each such note's place
-    and the :data:`CONTEXT_TURNS` turns after it."""
+    and the :data:`CONTEXT_TURNS` turns after it. Names whose numbers read alike (``D1_10`` and
+    ``D1_010``) share a place, in the order they were indexed: each such note's place is any of
+    theirs, so all of them and the turns after the last are reached — without it the second turn
+    after the later one kept the old text of an edited one."""
     found: set[int] = set()
     for path in changed:
-        place = bisect_left(keys, turn_order(path))
-        found.update(range(place, min(len(keys), place + 1 + CONTEXT_TURNS)))
+        order = turn_order(path)
+        first, after = bisect_left(keys, order), bisect_right(keys, order)
+        found.update(range(first, min(len(keys), max(first + 1, after) + CONTEXT_TURNS)))
     return found
 
 

@@ -406,6 +406,20 @@ def m020_half_vectors(db: sqlite3.Connection) -> None:
             if kept[0] else "")
 
 
+@migration("notes")
+def m021_turn_keys(db: sqlite3.Connection) -> None:
+    # A conversation turn's place in its folder (turns.order_key; NULL for a note that is no turn),
+    # indexed: an edit among thousands of turns reads the few around it (the turns before the
+    # turns after it), not its folder's every note and their properties (0.1-1 s an edit at 6,000
+    # turns; adr/0004 "A turn and the turns before it"). Named with `notes`: a rebuild adds it
+    # again. Rows written before this step hold no key: the next reconcile reads every note once
+    # more (same text: nothing is re-embedded) and the next command runs it first.
+    db.execute("ALTER TABLE notes ADD COLUMN turn_key BLOB")
+    db.execute("CREATE INDEX notes_turn_key ON notes(turn_key) WHERE turn_key IS NOT NULL")
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 

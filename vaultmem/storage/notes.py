@@ -53,6 +53,7 @@ class NoteRow:
     dated_end_us: int | None = None  # a periodic note's last day's label (dated_us: its first's); None: one date
     dated_said: str | None = None  # the date's time as the note writes it, when shown so (dating.NoteDate.said)
     dated_from: str | None = None  # "git" when git's history gave the date ([dates] from_git, git_dates.py); None: the note
+    turn_key: bytes | None = None  # a conversation turn's place in its folder (turns.order_key); None: no turn
 
     @property
     def date(self) -> str | None:
@@ -73,13 +74,14 @@ class NoteRow:
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
             int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
             None if self.dated_day is None else int(self.dated_day), self.dated_end_us, self.dated_said, self.dated_from,
+            self.turn_key,
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
     "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
-    "dated_day", "dated_end_us", "dated_said", "dated_from",
+    "dated_day", "dated_end_us", "dated_said", "dated_from", "turn_key",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -109,6 +111,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
         dated_end_us=row[20], dated_said=row[21], dated_from=row[22],
+        turn_key=row[23],
     )
 
 
@@ -493,16 +496,28 @@ class NoteStore:
             found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
-    def paths_in_folders(self, folders: Iterable[str]) -> dict[int, str]:
-        """label → path of the notes right in these folders (vault-relative, "" for the root; not
-        in their subfolders): a range of the path index a folder, not a scan."""
-        found: dict[int, str] = {}
-        for folder in sorted(set(folders)):
-            if folder:  # "a/" up to "a0": "0" is the character after "/"
-                rows = self.db.execute("SELECT label, path FROM notes WHERE path > ? AND path < ?", (f"{folder}/", f"{folder}0"))
-            else:
-                rows = self.db.execute("SELECT label, path FROM notes WHERE instr(path, '/') = 0")
-            found.update((int(label), str(path)) for label, path in rows if str(path).rpartition("/")[0] == folder)
+    def has_turns(self) -> bool:
+        """Is any note a conversation turn (turns.py)? One look-up of the turns' index."""
+        return self.db.execute("SELECT 1 FROM notes WHERE turn_key IS NOT NULL LIMIT 1").fetchone() is not None
+
+    def turns_in(self, keys: tuple[bytes, bytes]) -> list[tuple[int, str]]:
+        """(label, path) of the turns whose keys are from ``keys[0]`` on and before ``keys[1]``
+        (a folder's: turns.folder_keys), in their order (ties: by label)."""
+        query = "SELECT label, path FROM notes WHERE turn_key >= ? AND turn_key < ? ORDER BY turn_key, label"
+        return [(int(label), str(path)) for label, path in self.db.execute(query, keys)]
+
+    def turns_around(self, keys: tuple[bytes, bytes], key: bytes, before: int, after: int) -> list[tuple[int, str]]:
+        """(label, path) of the ``before`` turns before ``key``, those at it (names whose numbers
+        read alike: turns.affected) and the ``after`` turns after it, among those whose keys are
+        within ``keys`` (:meth:`turns_in`), in their order: three seeks in the turns' index,
+        whatever the folder's size."""
+        earlier = self.db.execute("SELECT label, path FROM notes WHERE turn_key >= ? AND turn_key < ? "
+                                  "ORDER BY turn_key DESC, label DESC LIMIT ?", (keys[0], key, int(before)))
+        found = [(int(label), str(path)) for label, path in earlier][::-1]
+        at = self.db.execute("SELECT label, path FROM notes WHERE turn_key = ? ORDER BY label", (key,))
+        later = self.db.execute("SELECT label, path FROM notes WHERE turn_key > ? AND turn_key < ? "
+                                "ORDER BY turn_key, label LIMIT ?", (key, keys[1], int(after)))
+        found += [(int(label), str(path)) for label, path in (*at, *later)]
         return found
 
     # -- resolving a NOTE argument (resolution.py). ``normalized``: compare the names in NFC

@@ -368,15 +368,6 @@ class PassageStore:
             found.update((int(row[0]), str(row[1])) for row in self.db.execute(query, chunk))
         return found
 
-    def speaking_notes(self, keys: Iterable[str]) -> set[int]:
-        """The notes whose properties may name who said them: those whose first row's ``props``
-        hold one of these ``keys`` as a word (a key or a value). One full-text query: a vault of
-        no conversation pays nothing more (turns.py)."""
-        match = "{props} : (" + " OR ".join(f'"{key}"' for key in keys) + ")"
-        query = ("SELECT passages.note_label FROM passages_fts JOIN passages ON passages.label = passages_fts.rowid "
-                 "WHERE passages_fts MATCH ? AND passages.number = 0")
-        return {int(row[0]) for row in self.db.execute(query, [match])}
-
     def turn_contexts(self, labels: Sequence[int]) -> dict[int, str]:
         """Each passage's ``context`` column as its full-text row holds it (a turn's turns before it)."""
         found: dict[int, str] = {}
