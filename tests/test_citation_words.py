@@ -25,10 +25,10 @@ def test_an_address_a_handle_without_a_year_and_plain_prose_stay_as_written() ->
 
 
 def test_a_pasted_blob_of_letters_and_at_signs_is_read_in_linear_time() -> None:
-    started = time.perf_counter()
+    started = time.thread_time()
     for blob in ("@" + "a" * 200_000, "@a" * 100_000, " @" * 100_000 + "2020", "@" + "a1" * 100_000):
         with_citation_words(blob)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 
 
 def test_the_authors_name_finds_the_zettel_that_cites_them_by_key(tmp_path: Path) -> None:
@@ -62,10 +62,10 @@ def test_a_double_barrelled_authors_key_is_followed_by_both_names_and_a_camel_ca
     assert with_citation_words("[@cepedaDistributedPractice2006]") == "[@cepedaDistributedPractice2006]"
     for text in ("@doe:2020", "@well-known-2020", "@-smith2020"):  # a colon splits already; no key; no author
         assert with_citation_words(text) == text, text
-    started = time.perf_counter()
+    started = time.thread_time()
     for blob in ("@a" + "-a" * 100_000, "@a" + "-a" * 100_000 + "2020", ("@a-" * 50_000) + "2020"):
         with_citation_words(blob)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 
 
 def test_the_second_name_of_a_double_barrelled_author_finds_the_zettel(tmp_path: Path) -> None:
@@ -90,10 +90,10 @@ def test_a_key_that_goes_on_after_its_year_gets_its_words_after_the_whole_key(tm
     assert with_citation_words("[@doe2020-supp, p. 2; @smith2019:ch2]") == (
         "[@doe2020-supp doe 2020, p. 2; @smith2019:ch2 smith 2019]")
     assert with_citation_words("as @smith2019. Then") == "as @smith2019 smith 2019. Then"  # a full stop ends it
-    started = time.perf_counter()
+    started = time.thread_time()
     for blob in ("@a2020" + "-a" * 100_000, "@a2020" + "-" * 200_000, "@a2020" + ":a1" * 100_000):
         with_citation_words(blob)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
     vault_dir = tmp_path / "vault"
     vault_dir.mkdir()
     (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")

@@ -30,8 +30,8 @@ def test_a_name_of_two_capitalised_words_and_other_words_stay_whole() -> None:
 
 
 def test_a_pasted_blob_of_letters_is_read_in_linear_time() -> None:
-    started = time.perf_counter()
+    started = time.thread_time()
     for blob in ("aB" * 50_000 + "_", "A" * 100_000 + "_", "Ab" * 50_000 + "-", "a" + "B" * 100_000 + "c_"):
         with_identifier_words(blob)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 

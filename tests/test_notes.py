@@ -267,21 +267,21 @@ def test_a_dating_key_holding_a_time_between_rules_under_text_is_still_a_misplac
 def test_looking_for_a_misplaced_frontmatter_stays_linear_on_a_line_of_blanks() -> None:
     # The key-line pattern of the frontmatter reader backtracks quadratically on a long
     # line of spaces: 40,000 took 0.8 s, so a megabyte would take minutes.
-    started = time.perf_counter()
+    started = time.thread_time()
     for ending in (b"", b":"):
         note = parse(b"\n---\n" + b" " * 1_000_000 + ending + b"\n---\n")
         assert note.problems == ()
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
 
 
 def test_reading_a_frontmatter_on_line_1_stays_linear_on_a_line_of_blanks() -> None:
     # The same pattern, read for a block opened on line 1 (is it an unclosed frontmatter? is
     # it YAML?): 160,000 spaces took 15 to 20 s; these 200,000 take milliseconds now.
-    started = time.perf_counter()
+    started = time.thread_time()
     for text in (b"---\n" + b" " * 200_000 + b"x\nbody\n", b"---\na" + b" " * 200_000 + b"\nbody\n"):
         note = parse(text)
         assert note.meta == {} and note.body.endswith("body\n")
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 # ---------------------------------------------------------------- a frontmatter that does not load (issue 11 §2)
@@ -637,9 +637,9 @@ def test_a_roam_tag_opened_before_a_long_line_that_never_closes_is_read_in_linea
     `#[[` before 40,000 letters and no `]]` took ~8 s (100,000: a minute), in every reindex."""
     hostile = "#[[" + "a" * 40_000 + "\n#[[real tag]]\n"
     (tmp_path / "Paste.md").write_text(hostile, encoding="utf-8")
-    started = time.perf_counter()
+    started = time.thread_time()
     tags = read_note(tmp_path, "Paste.md").tags
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
     assert tags == ["real tag"]
 
 
@@ -714,12 +714,12 @@ def test_a_list_set_twice_shows_each_list_and_a_key_set_three_times_names_every_
 
 
 def test_a_key_set_thousands_of_times_is_one_short_problem_read_in_linear_time() -> None:
-    started = time.perf_counter()
+    started = time.thread_time()
     note = parse("---\n" + "".join(f"k: v{number}\n" for number in range(20_000)) + "---\n")
     [problem] = note.problems
     assert problem.message.startswith("k is set 20000 times (lines 2, 3, 4, 5, …, 20001): v19999 is read, "
                                       "v0, v1, v2, v3 and 19995 more are ignored")
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 @pytest.mark.parametrize("text", [
@@ -760,11 +760,11 @@ def test_a_comment_that_eats_no_meant_value_is_no_problem(text: str) -> None:
 
 
 def test_many_values_read_as_comments_are_each_said_with_their_line_in_linear_time() -> None:
-    started = time.perf_counter()
+    started = time.thread_time()
     note = parse("---\n" + "".join(f"k{number}: #v\n" for number in range(20_000)) + "---\n")
     assert len(note.problems) == 20_000
     assert note.problems[-1].message == "k19999: '#v' (line 20001) is a YAML comment, so k19999 is empty"
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 def test_a_frontmatter_that_is_a_yaml_list_stays_text_and_is_a_problem() -> None:
@@ -897,10 +897,10 @@ def test_a_time_of_day_in_a_property_is_read_as_written_not_as_a_sexagesimal_num
 def test_a_broken_frontmatter_keeps_a_line_whose_value_is_a_day_and_asks_yaml_of_few_of_them() -> None:
     note = parse("---\nfecha: 2026-01-05\nstatus: draft\ncreado: 2026-01-04T10:00:00Z\ntags: [a\n---\nbody\n")
     assert note.meta == {"fecha": date(2026, 1, 5), "creado": datetime(2026, 1, 4, 10, tzinfo=UTC)}  # status: no day
-    started = time.perf_counter()
+    started = time.thread_time()
     many = parse("---\ntags: [a\n" + "".join(f"k{number}: 2026-01-05\n" for number in range(20_000)) + "---\n")
     assert len(many.meta) == MAX_SALVAGED_DAYS  # each a YAML load: 20,000 took seconds
-    assert time.perf_counter() - started < 2.0
+    assert time.thread_time() - started < 2.0
 
 
 @pytest.mark.parametrize("written", ["yes", "no", "On", "0x1F", "010", "1.10", "1_000", "1e3", "2024-01-05", ".inf"])
