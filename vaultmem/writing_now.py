@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Collection
@@ -105,8 +106,13 @@ def writer_now(state_dir: Path) -> Writer | None:
         writer = Writer(int(pid_text), int(thread_text), frozenset(_paths(rest)))
     except ValueError:
         return None  # being written this instant, or not ours: the reader indexes as before
-    if writer.is_this_thread or (writer.pid != os.getpid() and not process_running(writer.pid)):
+    if writer.is_this_thread:
         return None
+    if writer.pid != os.getpid():
+        if sys.platform == "win32":
+            return None  # no safe way to ask whether it still runs (os.kill ends it there): index it here, as before
+        if not process_running(writer.pid):
+            return None  # killed mid-write: its file is left behind, and nobody is indexing what it names
     return writer
 
 
