@@ -406,10 +406,10 @@ class Indexer:
     def sync_paths(self, relatives: Sequence[str], wait_for_writer: float | None = None) -> IndexReport:
         """Bring the given vault paths up to date: indexed if a note file, dropped if gone.
 
-        ``wait_for_writer`` (a reader's, a watcher's): a changed file that a vaultmem write on
-        another process or thread is indexing right now is left to it — waited for this many
-        seconds, then named in ``report.elsewhere`` if still not indexed — instead of being read
-        and embedded a second time beside it (writing_now.py)."""
+        ``wait_for_writer`` (a reader's, a watcher's): a big changed file (writing_now.LEAVE_BYTES)
+        that a vaultmem write on another process or thread is indexing right now is left to it —
+        waited for this many seconds, then named in ``report.elsewhere`` if still not indexed —
+        instead of being read and embedded a second time beside it (writing_now.py)."""
         report = IndexReport()
         known = {path: state for path in set(relatives) if (state := self._state(path))}
         present: list[FileStat] = []
@@ -442,7 +442,7 @@ class Indexer:
         """The changed files this caller must index itself: not those a write elsewhere indexed
         while we waited, nor those it is still indexing (put in ``report.elsewhere``)."""
         by_path = {stat.path: stat for stat in present}
-        waiting, writer = left_to_writer(self.store.state_dir, list(by_path),
+        waiting, writer = left_to_writer(self.store.state_dir, {stat.path: stat.size for stat in present},
                                          lambda path: not _stat_changed(self._state(path), by_path[path]), wait_seconds)
         if writer is None:
             return present  # no write elsewhere announced any of them: all ours, as they were

@@ -7,8 +7,8 @@ file itself, beside the writer — a trial's 5 MB note made a recall over MCP wa
 writer's own call took twice as long. The write now lists the paths it has changed in
 ``.vaultmem/writing`` (one line for the writer, then one JSON string per path, appended as it
 records each change; removed before the lock is let go). A reader that finds one of those paths
-changed waits a little for the writer (:data:`WAIT_SECONDS`): usually the writer has indexed it
-by then, and nothing is read twice. Otherwise the reader answers from the index as it is and says
+changed, and big (:data:`LEAVE_BYTES`), waits a little for the writer (:data:`WAIT_SECONDS`):
+often the writer has indexed it by then, and nothing is read twice. Otherwise the reader answers from the index as it is and says
 which notes are missing and who is indexing them; they stay owed to the next read.
 See adr/0021-answers-true-to-the-files.md (addendum, stop 39).
 """
@@ -21,13 +21,19 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from .lock_files import NOFOLLOW, open_plain_file, process_running
 
 ANNOUNCEMENT = "writing"
+# Only a file this big is left to its writer: reading and embedding it again costs about a second
+# (wordllama, 2 busy cores: a 5.5 MB note ~16 s). A smaller one — every usual memory — the reader
+# indexes itself at once, as before: twice the work is milliseconds, and the answer is whole at
+# once, where waiting for a writer that is still loading its model took up to 2 s and then left
+# the note out (a fresh `remember` process beside a recall: 3 of 6 missed, median 1.0 s).
+LEAVE_BYTES = 256 * 1024
 WAIT_SECONDS = 2.0  # a reader waits this long for a writer to index what it wrote (as for SQLite's lock: adr/0021)
 POLL_SECONDS = 0.05
 FILE_MODE = 0o644
@@ -126,18 +132,22 @@ def _paths(lines: str) -> list[str]:
     return paths
 
 
-def left_to_writer(state_dir: Path, changed: Collection[str], indexed: Callable[[str], bool],
+def left_to_writer(state_dir: Path, changed: Mapping[str, int], indexed: Callable[[str], bool],
                    wait_seconds: float) -> tuple[list[str], Writer | None]:
-    """Of the ``changed`` paths, those a write elsewhere is indexing and has not indexed yet after
-    waiting up to ``wait_seconds`` for it (``indexed(path)``: the index holds the file as it is now),
-    and that writer. ``None`` for the writer when no write elsewhere announced any of them (the
-    usual case: one failed ``open``); the empty list when it indexed them, or is done, meanwhile."""
+    """Of the ``changed`` paths (with their sizes), those of :data:`LEAVE_BYTES` or more that a
+    write elsewhere is indexing and has not indexed yet after waiting up to ``wait_seconds`` for
+    it (``indexed(path)``: the index holds the file as it is now), and that writer. ``None`` for
+    the writer when no big file changed, or no write elsewhere announced one (one failed
+    ``open``); the empty list when it indexed them, or is done, meanwhile."""
+    big = {path for path, size in changed.items() if size >= LEAVE_BYTES}
+    if not big:
+        return [], None
     writer = writer_now(state_dir)
-    if writer is None or not writer.paths & set(changed):
+    if writer is None or not writer.paths & big:
         return [], None
     deadline = time.monotonic() + wait_seconds
     while True:
-        waiting = [path for path in changed if path in writer.paths and not indexed(path)]
+        waiting = [path for path in sorted(big) if path in writer.paths and not indexed(path)]
         if not waiting or time.monotonic() >= deadline:
             return waiting, writer
         time.sleep(POLL_SECONDS)
