@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .search import Searcher
     from .storage import Store
     from .watcher import Change, Watcher
+    from .writing_now import IndexedElsewhere
 
 Progress = Callable[[int, int], Callable[[int], None]]
 # Told that a call must index before it answers (a first index, an upgrade); returns what to
@@ -338,20 +339,21 @@ class DerivedIndex:
                     or (meta.get(INLINE_QUERIES_KEY) or "") != self.paths.inline_queries.fingerprint)
         return "settings" if settings else None
 
-    def ensure_current(self) -> IndexReport | None:
+    def ensure_current(self, leave_to_writer: bool = False) -> IndexReport | None:
         """Before a read answers from the index: index it if it never was, else bring it in line
         with the files or prove it is (freshness.py; adr/0021). The changes applied, if any.
 
         Raises :class:`IndexBusy` when another process holds the write lock longer than this
         connection waits (``Store.waiting_at_most``): the changes found are left for the next read.
+        ``leave_to_writer``: see Freshness.ensure_current (only a read that warns asks it).
         """
         with self._busy_is_reported():
             first = self.ensure_indexed()
             if first is not None:
                 return first
-            return self.freshness.ensure_current(self.indexer, self.fold)
+            return self.freshness.ensure_current(self.indexer, self.fold, leave_to_writer)
 
-    def bring_current(self) -> IndexBusy | IndexBuilding | None:
+    def bring_current(self, leave_to_writer: bool = True) -> IndexBusy | IndexBuilding | IndexedElsewhere | None:
         """:meth:`ensure_current` before a read answers — but when a writer elsewhere holds the
         lock, the error that says so, for a warning beside the answer given anyway (adr/0021).
 
@@ -360,14 +362,24 @@ class DerivedIndex:
         warning says so. Bringing it in line here would read every note the watcher has not
         reached yet a second time, on this thread: a trial's first call on a 2,223-note vault
         waited 24–40 s, and a client that gave up and asked again waited as long anew.
+
+        A note a vaultmem write elsewhere is still indexing (``leave_to_writer``, writing_now.py):
+        waited for up to 2 s, then left out and named. ``explain`` does not leave it: a note
+        left out would be "no note matches" there.
         """
         building = self.freshness.building()
         if building is not None:
             return building
         try:
-            self.ensure_current()
+            report = self.ensure_current(leave_to_writer)
         except IndexBusy as error:
             return error
+        if report is not None and report.elsewhere:
+            # A note another vaultmem write is indexing (a 5 MB remember: ~16 s): answered without it,
+            # and said, rather than read and embedded a second time beside the writer (writing_now.py).
+            from .writing_now import IndexedElsewhere
+
+            return IndexedElsewhere(tuple(report.elsewhere), report.elsewhere_by)
         return None
 
     def walk(self) -> bool:

@@ -134,7 +134,7 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     eligibility = search_filters(layers, tags, include_expired, now, since, until, index.paths.daily.week_start)
     spelled = spellings(reference)  # as written, then stripped (a blank one names nothing)
     with index.store.waiting_at_most(lock_wait_seconds):
-        busy = index.bring_current()  # as search does before it answers
+        busy = index.bring_current(leave_to_writer=False)  # as search does before it answers (but for a note being written)
         searcher = index.searcher()
         located = in_index(searcher.store.notes, reference, eligibility.now_us)
         if located is None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .fences import await_ack, fence_name, untrusted_file_system, watcher_alive, write_fence
+from .writing_now import WAIT_SECONDS
 
 if TYPE_CHECKING:
     from .config import WatchSettings
@@ -87,19 +88,24 @@ class Freshness:
 
     # -- the proof
 
-    def ensure_current(self, indexer: Indexer, fold: Callable[[], None]) -> IndexReport | None:
-        """Bring the index in line with the files, or prove it is; the changes applied (if any)."""
+    def ensure_current(self, indexer: Indexer, fold: Callable[[], None], leave_to_writer: bool = False) -> IndexReport | None:
+        """Bring the index in line with the files, or prove it is; the changes applied (if any).
+
+        ``leave_to_writer`` (a read that warns of what it could not include): a changed file a
+        vaultmem write elsewhere is indexing is waited for a little, then left to it and named in
+        the report's ``elsewhere`` (writing_now.py) instead of being read and embedded again here."""
+        wait = WAIT_SECONDS if leave_to_writer else None
         feed = self._live_feed()
         if feed is not None:
             timeouts = feed.fence_timeouts
             settled = feed.settle(FENCE_TIMEOUT_SECONDS)
             if settled is not None:
-                return self._apply(feed, settled, indexer, fold)
+                return self._apply(feed, settled, indexer, fold, wait)
             if feed.fence_timeouts > timeouts:
                 self._distrust(feed)
         elif watcher_alive(self.state_dir) and self._remote_fence():
             return None  # another process's watcher applied everything up to our fence
-        return self._walk(indexer, fold)
+        return self._walk(indexer, fold, wait)
 
     def _live_feed(self) -> ChangeFeed | None:
         with self._lock:
@@ -125,32 +131,37 @@ class Freshness:
         name = fence_name()
         return write_fence(self.state_dir, name) and await_ack(self.state_dir, name, FENCE_TIMEOUT_SECONDS)
 
-    def _apply(self, feed: ChangeFeed, settled: Settled, indexer: Indexer, fold: Callable[[], None]) -> IndexReport:
+    def _apply(self, feed: ChangeFeed, settled: Settled, indexer: Indexer, fold: Callable[[], None],
+               wait: float | None) -> IndexReport:
         from .feed import BULK_PATHS, expand_targets
 
         applied = False
         try:
             if settled.full:
-                report = indexer.catch_up()  # events were lost (or it is time to look anyway)
+                report = indexer.catch_up(wait)  # events were lost (or it is time to look anyway)
             else:
                 relatives = expand_targets(self.paths, settled.targets, lambda: indexer.store.notes.file_stats())
-                report = indexer.reconcile() if len(relatives) > BULK_PATHS else indexer.sync_paths(relatives)
+                report = indexer.reconcile() if len(relatives) > BULK_PATHS else indexer.sync_paths(relatives, wait)
             applied = True
         finally:
             feed.finish(settled, applied, walked=settled.full)
+        _still_owed(feed, report)
         if report.changed:
             fold()
             feed.publish(report)
         return report
 
-    def _walk(self, indexer: Indexer, fold: Callable[[], None]) -> IndexReport:
+    def _walk(self, indexer: Indexer, fold: Callable[[], None], wait: float | None) -> IndexReport:
         started = self._start_own_feed_if_due()
         try:
-            report = indexer.catch_up()
+            report = indexer.catch_up(wait)
         except BaseException:
             if started is not None:
                 started.lose()  # it began to listen before a walk that did not finish
             raise
+        feed = self._live_feed()
+        if feed is not None:
+            _still_owed(feed, report)
         if report.changed:
             fold()
         return report
@@ -177,3 +188,12 @@ class Freshness:
                 log.warning("%s; every read walks the vault instead", error)
                 return None
             return self._own
+
+
+def _still_owed(feed: ChangeFeed, report: IndexReport) -> None:
+    """Files left to a writer elsewhere (writing_now.py) go back into the feed: the next read
+    checks them again — indexed by then, or indexed by that read — rather than never."""
+    if report.elsewhere:
+        from .feed import Target
+
+        feed.enqueue([Target(path) for path in report.elsewhere])

@@ -53,6 +53,7 @@ from .storage import (
 )
 from .task_dates import TaskLine, is_kanban_board, task_lines
 from .turns import CONTEXT_TURNS, affected, context, folder_keys, is_turn, order_key, turn_order, turns_before
+from .writing_now import left_to_writer
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -127,6 +128,10 @@ class IndexReport:
     unchanged: int = 0
     embedded: int = 0
     deferred: list[str] = field(default_factory=list)  # changed again while being read
+    # Changed files a vaultmem write elsewhere is indexing and had not indexed when the wait for
+    # it ended (writing_now.py): left to it, not in the index yet; ``elsewhere_by`` says who.
+    elsewhere: list[str] = field(default_factory=list)
+    elsewhere_by: str = ""
     problems: list[Problem] = field(default_factory=list)
     rebuilt: bool = False
     reread: bool = False  # every file read again: the index was made under earlier rules (searchable.INDEX_RULES)
@@ -413,8 +418,13 @@ class Indexer:
 
     # -- a few paths (the watcher, remember, forget)
 
-    def sync_paths(self, relatives: Sequence[str]) -> IndexReport:
-        """Bring the given vault paths up to date: indexed if a note file, dropped if gone."""
+    def sync_paths(self, relatives: Sequence[str], wait_for_writer: float | None = None) -> IndexReport:
+        """Bring the given vault paths up to date: indexed if a note file, dropped if gone.
+
+        ``wait_for_writer`` (a reader's, a watcher's): a big changed file (writing_now.LEAVE_BYTES)
+        that a vaultmem write on another process or thread is indexing right now is left to it —
+        waited for this many seconds, then named in ``report.elsewhere`` if still not indexed —
+        instead of being read and embedded a second time beside it (writing_now.py)."""
         report = IndexReport()
         known = {path: state for path in set(relatives) if (state := self._state(path))}
         present: list[FileStat] = []
@@ -433,12 +443,38 @@ class Indexer:
                 present.append(stat)
             else:
                 report.unchanged += 1
+        if wait_for_writer is not None and present:
+            present = self._leave_to_writer(present, known, wait_for_writer, report)
         vanished = _Vanished(gone)
         self._sync_chunk(present, known, vanished, report)
         self._remove(vanished, report)
         self._hold_turns_before(report)
         self._keep_links(relatives)
         return report
+
+    def _leave_to_writer(self, present: list[FileStat], known: dict[str, FileState], wait_seconds: float,
+                         report: IndexReport) -> list[FileStat]:
+        """The changed files this caller must index itself: not those a write elsewhere indexed
+        while we waited, nor those it is still indexing (put in ``report.elsewhere``)."""
+        by_path = {stat.path: stat for stat in present}
+        waiting, writer = left_to_writer(self.store.state_dir, {stat.path: stat.size for stat in present},
+                                         lambda path: not _stat_changed(self._state(path), by_path[path]), wait_seconds)
+        if writer is None:
+            return present  # no write elsewhere announced any of them: all ours, as they were
+        if waiting:
+            report.elsewhere, report.elsewhere_by = sorted(waiting), writer.who
+        mine = []
+        for stat in present:
+            if stat.path in waiting:
+                continue
+            state = self._state(stat.path)  # the writer may have indexed it meanwhile
+            if not _stat_changed(state, stat):
+                report.unchanged += 1
+                continue
+            if state is not None:
+                known[stat.path] = state
+            mine.append(stat)
+        return mine
 
     def _hold_turns_before(self, report: IndexReport) -> None:
         """Give the conversation turns this run may have changed the turns before of (turns.py)
@@ -504,7 +540,7 @@ class Indexer:
         if set(kept_out) != set(stored_out):
             self.store.meta.set_links_out(kept_out)
 
-    def catch_up(self) -> IndexReport:
+    def catch_up(self, wait_for_writer: float | None = None) -> IndexReport:
         """Apply what changed on disk since the index last looked; write nothing if nothing did.
 
         One walk of the vault (a stat per file) against one query. A read that must answer
@@ -527,7 +563,7 @@ class Indexer:
         vanished = [path for path in indexed if path not in on_disk]
         if len(changed) + len(vanished) > CHUNK:
             return self.reconcile()  # a branch switch, a copied folder: chunked, with progress
-        report = self.sync_paths(changed + vanished) if changed or vanished else IndexReport()
+        report = self.sync_paths(changed + vanished, wait_for_writer) if changed or vanished else IndexReport()
         report.unchanged += len(files) - len(changed)
         return report
 

@@ -35,6 +35,7 @@ from .errors import GitError, NoteWritten
 from .noteio import FileChange
 from .ordered import unique
 from .results import NotCommitted
+from .writing_now import Announcer
 
 if TYPE_CHECKING:
     from .gitops import CommitResult, LockWait
@@ -59,6 +60,9 @@ class VaultWrite:
     commit: str | None = None
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only
+    # Tells readers elsewhere which files this write is about to index (writing_now.py), so they
+    # leave them to it instead of reading and embedding them a second time.
+    announcer: Announcer | None = field(default=None, repr=False, compare=False)
 
     @property
     def touched(self) -> list[str]:
@@ -67,6 +71,8 @@ class VaultWrite:
     def record(self, *changes: FileChange) -> None:
         """Record what the guarded writes of noteio/writer did (they return these)."""
         self.changes += changes
+        if self.announcer is not None:
+            self.announcer.announce([change.path for change in changes])
 
     def report_commit(self, report: CommitFields) -> None:
         """Put the commit and what it left out (or in without the person's edit) on a report."""
@@ -81,6 +87,8 @@ class VaultWrite:
     def reindex(self, *paths: str) -> None:
         """Record paths the index must read again although this write did not change them."""
         self.reindexed += paths
+        if self.announcer is not None:
+            self.announcer.announce(paths)
 
     def paths_to_index(self) -> list[str]:
         return unique([*self.touched, *self.reindexed])
@@ -101,12 +109,16 @@ class WritePath:
     def begin(self, operation: str) -> Iterator[VaultWrite]:
         self.require_git()
         with self._taking_turns():
-            write = VaultWrite(operation)
+            announcer = Announcer(self.state_dir)
+            write = VaultWrite(operation, announcer=announcer)
             try:
                 try:
                     yield write
                 finally:
-                    self.sync_index(write.paths_to_index())
+                    try:
+                        self.sync_index(write.paths_to_index())
+                    finally:
+                        announcer.withdraw()  # the index has the change (or it failed): readers index it now
             except Exception as error:
                 if write.touched and not isinstance(error, NoteWritten):
                     # Files changed before the failure: say which, so a retry does not make them twice.

@@ -580,7 +580,9 @@ class Watcher(ChangeFeed):
         elif work.rescan:
             applied = self._guarded(self._rescan, "rescanning the vault")
         if work.targets:
-            applied = self._guarded(lambda: self._apply(work.targets), f"indexing {len(work.targets)} changed path(s)") and applied
+            # Answering a reader's fence, nothing is left to a writer: the reader would answer without it, unwarned.
+            applied = self._guarded(lambda: self._apply(work.targets, leave_to_writer=not work.fences),
+                                    f"indexing {len(work.targets)} changed path(s)") and applied
         if work.settled is not None:
             self.finish(work.settled, applied)
         if applied:
@@ -667,13 +669,18 @@ class Watcher(ChangeFeed):
 
     # -- applying changes
 
-    def _apply(self, targets: Sequence[Target]) -> None:
+    def _apply(self, targets: Sequence[Target], leave_to_writer: bool = False) -> None:
         relatives = expand_targets(self.paths, targets, lambda: self._require_indexer().store.notes.file_states())
         if len(relatives) > BULK_PATHS:
             report = self._reconcile()
             self.publish(report, self._others(report))
             return
-        report = self._require_indexer().sync_paths(relatives)
+        # A file a vaultmem write (another process, or this one's) is indexing is left to it and
+        # looked at again after the debounce: read and embedded here too, a 5 MB note cost both
+        # processes' recalls and the write itself the embedding twice over (writing_now.py).
+        report = self._require_indexer().sync_paths(relatives, 0.0 if leave_to_writer else None)
+        if report.elsewhere:
+            self.enqueue([Target(path) for path in report.elsewhere])
         self._fold()
         notes = self._require_indexer().store.notes
         self.publish(report, self._seen.unseen({path: notes.file_state(path) for path in relatives}, _told(report)))
