@@ -74,7 +74,7 @@ from .mcp_arguments import StrictTool
 from .mcp_pages import CHECK_PAGE_BYTES, PAGE_BYTES, add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
 from .problem_groups import GROUPED_AT, grouped_answer
-from .results import NoteView, successor_reference, successor_words
+from .results import LeftUnsaid, NoteView, successor_reference, successor_words
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
 from .verbatim_secrets import VerbatimSecret, verbatim_secret, verbatim_secret_property
@@ -532,7 +532,9 @@ class VaultTools:
         "layer null, heading, lines [first, last], says: the sentence; cosine >= 0.70): not yours to supersede "
         "(refused) — forget your note or keep both, and revise theirs only if out of date. named_beside: the retired "
         "note whose file name this one would have had (it keeps it until expire archives it, so this one is numbered, "
-        "name-2.md, and the user's [[name]] links open the old fact). same_name: live notes "
+        "name-2.md, and the user's [[name]] links open the old fact). unsaid: per superseded note, its statements this "
+        "text does not say ({id, path, statements, more}; also in notice): retired with it — remember again what still "
+        "holds. same_name: live notes "
         "going by this title or file name ({id, path}); a [[link]] or a write by that name may find them: name "
         "notes by id or path. Errors name the bad argument (unknown layer, unparseable or past time, ttl with "
         "permanent, a superseded note that cannot expire) and nothing is written."
@@ -557,9 +559,12 @@ class VaultTools:
         self.refuse_secret("remember", {"text": text, "title": title})
         arguments = {"text": text, "title": title, "layer": layer, "tags": tags, "ttl": ttl, "expires_at": expires_at,
                      "permanent": permanent, "folder": folder, "supersedes": supersedes, "date": date}
-        return await self.written("remember", request_id, arguments, lambda vault: vault.remember(
+        remembered = await self.written("remember", request_id, arguments, lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
             permanent=permanent, folder=folder, supersedes=supersedes or (), date=date).as_dict(), context)
+        for left in remembered.get("unsaid") or ():
+            add_notice(remembered, LeftUnsaid(**left).words())
+        return remembered
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
@@ -648,7 +653,8 @@ class VaultTools:
         "(shared when several notes bear the name). The snippet is the hit's best passage (or the "
         "properties holding the query); passage gives its headings and lines. A hit's "
         "warnings say when its metadata is broken (e.g. an unreadable expiry) and, for an expired hit, when it expired "
-        "and which note superseded it (\"superseded by <id> (<path>)\": that note holds the current fact); the top-level warnings say when "
+        "and which note superseded it (\"superseded by <id> (<path>)\": that note holds the current fact, and "
+        "ranks above it when both are hits); the top-level warnings say when "
         "the answer may be incomplete (the index is being built: how far, and when to ask again), "
         "when nothing matches well (confident=false, and explain says why; the hits are the nearest, weak), "
         "when the words name a period (pass since/until) "
