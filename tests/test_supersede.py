@@ -664,3 +664,6 @@ def test_unsaid_lists_at_most_ten_statements_and_counts_the_rest() -> None:
     left = unsaid(old, "Stop 0 is in town 0.")
     assert left.statements == tuple(f"Stop {number} is in town {number}." for number in range(1, UNSAID_SHOWN + 1))
     assert left.more == 2
+    # Headings and a code block's fence lines state nothing; the code's own lines are compared as lines.
+    assert unsaid("# Backup\n```bash\nrestic backup ~/vault\n```\n", "Backups now run with borg.").statements == (
+        "restic backup ~/vault",)

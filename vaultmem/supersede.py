@@ -255,10 +255,12 @@ def unsaid(old_body: str, new_text: str) -> Unsaid:
 
 
 def _statements(text: str) -> list[str]:
-    """Each line's sentences and ``;``-clauses, without its markers; headings are no statements."""
+    """Each line's sentences and ``;``-clauses, without its markers; headings and fence lines
+    (```` ```python ````: its language named no fact) are no statements."""
     found: list[str] = []
     for line in text.splitlines():
-        if not line.strip() or HEADING_LINE.match(line.strip()):
+        stripped = line.strip()
+        if not stripped or HEADING_LINE.match(stripped) or stripped.startswith(("```", "~~~")):
             continue
         found.extend(piece.strip().rstrip(";").rstrip() for piece in _STATEMENT_END.split(_LINE_MARKERS.sub("", line, count=1)) if piece.strip())
     return found
