@@ -611,6 +611,10 @@ def test_with_include_expired_the_note_that_replaced_another_ranks_above_it(vaul
         assert [hit.path for hit in hits[:2]] == [new.path, old.path]
         assert hits[1].expired and f"superseded by {new.id} ({new.path})" in hits[1].warnings
         assert hits[0].score >= hits[1].score  # sorted by score, a caller still reads the successor first
+        told = vault.explain(old.path, "is the workshop on friday happening", k=3, include_expired=True,
+                             now="2026-12-03T10:39:00+00:00")
+        assert told.rank["fused"] == 2 and told.in_answer  # explain ranks it where search shows it
+        assert any("it ranks right under that note" in reason for reason in told.reasons), told.reasons
         # Without include_expired nothing changes: the retired note is not in the answer at all.
         assert old.path not in [hit.path for hit in vault.search("is the workshop on friday happening", k=3,
                                                                  now="2026-12-03T10:39:00+00:00")]
