@@ -1677,8 +1677,7 @@ def test_recall_of_the_past_puts_the_replacing_note_first_and_remember_names_wha
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:
             listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
-            assert "ranks above it when both are hits" in (listed["recall"].description or "")
-            assert "unsaid" in (listed["remember"].description or "")
+            assert "unsaid (what they said that this text does not)" in (listed["remember"].description or "")
             online = await served.call("remember", text="Friday workshop moves online because of the train strike on "
                                        "Thursday and Friday.", layer="L2")
             cancelled = await served.call("remember", text="The Friday cartography workshop is cancelled this week (not "
