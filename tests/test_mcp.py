@@ -1667,3 +1667,31 @@ def test_revise_of_a_note_whose_yaml_does_not_load_says_so_beside_the_title_and_
 
     run(scenario)
     assert (vault_dir / "memories/ana.md").read_text(encoding="utf-8").endswith("search.\n\nHer number is in my phone under Ana Arq.\n")
+
+
+def test_recall_of_the_past_puts_the_replacing_note_first_and_remember_names_what_a_supersede_retired_unsaid(
+        vault_dir: Path, log: Path) -> None:
+    # An agent trial (s39): with include_expired the retired "workshop moves online" ranked above the
+    # cancellation that replaced it; and a note of two facts superseded by a note of one hid both,
+    # with nothing in remember's answer to say so.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "unsaid (what they said that this text does not)" in (listed["remember"].description or "")
+            online = await served.call("remember", text="Friday workshop moves online because of the train strike on "
+                                       "Thursday and Friday.", layer="L2")
+            cancelled = await served.call("remember", text="The Friday cartography workshop is cancelled this week (not "
+                                          "online after all); next session is 2026-12-11.", supersedes=[online["id"]])
+            hits = (await served.call("recall", query="is the workshop on friday happening", k=3, include_expired=True))["hits"]
+            assert [hit["path"] for hit in hits[:2]] == [cancelled["path"], online["path"]], hits
+            assert hits[1]["expired"] is True
+
+            both = await served.call("remember", text="Maya's locker is 14; her gym is Fitness Hut.", layer="L3")
+            one = await served.call("remember", text="Maya's locker is 27 now.", supersedes=[both["id"]])
+            assert one["unsaid"] == [{"id": both["id"], "path": both["path"],
+                                      "statements": ["Maya's locker is 14", "her gym is Fitness Hut."], "more": 0}]
+            assert '"her gym is Fitness Hut."' in one["notice"] and "remember it again" in one["notice"]
+            plain = await served.call("remember", text="The dentist is Dr. Almeida.", layer="L3")
+            assert plain["unsaid"] == [] and "notice" not in plain  # nothing superseded: nothing said
+
+    run(scenario)

@@ -1301,3 +1301,42 @@ def test_a_hit_found_only_by_words_in_a_comment_shows_that_comment_in_search_and
         assert drawing is None or "json" not in drawing and "{" not in drawing
     cli = run_cli(tmp_path, "search", "zebra mussels", "-k", "1")
     assert "%% remember to ask Ana about the zebra mussels %%" in cli.stdout
+
+
+CONFLICTED_DAY = (
+    "---\ntags: [daily]\n---\n# Notes\n"
+    "Slept well. Took the bike to the studio, lunch in hand as usual.\n"
+    "<<<<<<< HEAD\n"
+    "Noon: Priya texted, the move is March now.\n"
+    "||||||| merged common ancestors\n"
+    "=======\n"
+    "Evening (laptop): dentist booked with Dr. Almeida for 2026-12-10 at 15:30.\n"
+    ">>>>>>> 73402246564866c1ec77dc9dff98cad36326ec4e\n"
+)
+
+
+def test_a_note_in_a_merge_conflict_shows_both_sides_but_no_marker_line_in_its_snippet(tmp_path: Path, wordllama: object) -> None:
+    # An agent trial: after a `git pull` that conflicted, the daily note's hit read "… ======= Evening
+    # (laptop): dentist booked … 73402246564866c1ec77dc9dff98cad36326ec4e": the `>>>>>>>` line read as a
+    # quote showed its bare commit hash as if the note said it.
+    write_file(tmp_path, "Daily/2026-12-03.md", CONFLICTED_DAY)
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        hit = vault.search("when is the dentist appointment", k=1)[0]
+    assert hit.path == "Daily/2026-12-03.md"
+    assert any(warning.startswith("conflict: ") for warning in hit.warnings)  # the conflict is still said, on the hit
+    assert "Priya texted, the move is March now." in hit.snippet and "dentist booked with Dr. Almeida" in hit.snippet
+    for marker in ("<<<<<<<", "=======", ">>>>>>>", "|||||||", "HEAD", "73402246564866c1ec77dc9dff98cad36326ec4e",
+                   "merged common ancestors"):
+        assert marker not in hit.snippet, hit.snippet
+
+
+def test_marker_lines_are_left_out_only_as_git_writes_them_and_never_in_code() -> None:
+    assert readable("A.\n<<<<<<< ours\nB.\n=======\nC.\n>>>>>>> theirs\n") == "A. B. C."
+    # Not a marker: eight marks, a mark run inside a line, a quote of one `>`.
+    assert readable("x <<<<<<< y") == "x <<<<<<< y"
+    assert readable("<<<<<<<< HEAD") == "<<<<<<<< HEAD"
+    assert readable("> quoted words") == "quoted words"
+    # A note showing what a conflict looks like, in a code block: shown as written.
+    assert readable("```\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> main\n```") == (
+        "<<<<<<< HEAD · mine · ======= · theirs · >>>>>>> main")

@@ -593,3 +593,81 @@ def test_forget_by_the_old_path_or_id_of_a_superseded_archived_note_forgets_noth
         assert "Nothing was forgotten" in refused.stderr and f"To forget the newer fact, name {new['path']}" in refused.stderr  # type: ignore[index]
     assert snapshot_files(vault_dir) == before
     assert run_json(vault_dir, "get", old["path"])["path"] == new["path"]  # type: ignore[index]
+
+
+WORKSHOP_ONLINE = "Friday workshop moves online because of the train strike on Thursday and Friday."
+WORKSHOP_CANCELLED = "The Friday cartography workshop is cancelled this week (not online after all); next session is 2026-12-11."
+
+
+def test_with_include_expired_the_note_that_replaced_another_ranks_above_it(vault_dir: Path, write_note, wordllama: object) -> None:
+    # An agent trial: recall("is the workshop on friday happening", include_expired=true) put the
+    # retired "moves online" note first (0.72), the cancellation that replaced it second (0.64).
+    write_note("Daily/2026-12-02.md", "# Notes\nThe train strike is on Thursday and Friday, so the Friday workshop moves online.\n")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        old = vault.remember(WORKSHOP_ONLINE, layer="L2", now="2026-12-03T10:00:00+00:00")
+        new = vault.remember(WORKSHOP_CANCELLED, supersedes=[old.id], now="2026-12-03T10:38:54+00:00")
+        hits = vault.search("is the workshop on friday happening", k=3, include_expired=True, now="2026-12-03T10:39:00+00:00")
+        assert [hit.path for hit in hits[:2]] == [new.path, old.path]
+        assert hits[1].expired and f"superseded by {new.id} ({new.path})" in hits[1].warnings
+        assert hits[0].score >= hits[1].score  # sorted by score, a caller still reads the successor first
+        told = vault.explain(old.path, "is the workshop on friday happening", k=3, include_expired=True,
+                             now="2026-12-03T10:39:00+00:00")
+        assert told.rank["fused"] == 2 and told.in_answer  # explain ranks it where search shows it
+        assert any("it ranks right under that note" in reason for reason in told.reasons), told.reasons
+        # Without include_expired nothing changes: the retired note is not in the answer at all.
+        assert old.path not in [hit.path for hit in vault.search("is the workshop on friday happening", k=3,
+                                                                 now="2026-12-03T10:39:00+00:00")]
+
+
+def test_successors_first_moves_only_a_note_that_replaces_one_ranked_above_it() -> None:
+    from vaultmem.supersede import successors_first
+
+    def order(ranked: list[int], pairs: list[tuple[int, int]]) -> list[int]:
+        return successors_first(ranked, pairs, lambda label: label)
+
+    assert order([1, 2, 3], [(3, 1)]) == [3, 1, 2]  # the successor takes the retired note's place, which goes right under it
+    assert order([3, 2, 1], [(3, 1)]) == [3, 2, 1]  # already above: the retired note is not pulled up beside it
+    assert order([1, 2, 3, 4], [(4, 2), (4, 1), (2, 1)]) == [4, 2, 1, 3]  # a chain: the newest first, then in turn
+    assert order([1, 2, 3], [(2, 1), (1, 2)]) == [1, 2, 3]  # a loop written by hand: the order stays
+    assert order([1, 2], [(3, 1)]) == [1, 2]  # a successor not in the answer: nothing moves
+
+
+LOCKER_AND_GYM = "---\nid: maya-gym\nlayer: L3\nexpires_at: 2027-02-01\n---\nMaya's locker is 14; her gym is Fitness Hut.\n"
+
+
+def test_remember_names_what_the_superseded_note_said_that_the_new_one_does_not(vault_dir: Path, write_note,
+                                                                              wordllama: object) -> None:
+    # An agent trial: a note of two facts (the day and the fee of the Japanese lessons) superseded by
+    # a note of one hid both, and nothing in remember's answer said so.
+    write_note("memories/maya-gym.md", LOCKER_AND_GYM)
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        new = vault.remember("Maya's locker is 27 now.", supersedes=["maya-gym"], now=NOW)
+    assert [(left.id, left.path, left.statements, left.more) for left in new.unsaid] == [
+        ("maya-gym", "memories/maya-gym.md", ["Maya's locker is 14", "her gym is Fitness Hut."], 0)]
+    assert new.as_dict()["unsaid"] == [{"id": "maya-gym", "path": "memories/maya-gym.md",
+                                        "statements": ["Maya's locker is 14", "her gym is Fitness Hut."], "more": 0}]
+    said = new.unsaid[0].words()
+    assert '"her gym is Fitness Hut."' in said and "remember it again" in said
+    shown = run_cli(vault_dir, "remember", "Maya's gym is Fitness Hut.", "--supersedes", new.path).stdout
+    assert f'  unsaid: {new.path}, superseded, said what this note does not: "Maya\'s locker is 27 now."' in shown, shown
+
+
+def test_a_new_note_that_says_everything_the_old_one_did_leaves_nothing_unsaid(vault: Vault) -> None:
+    # Case, punctuation, list markers and a filler word aside; the new note may say more.
+    new = vault.remember("- the harbor standup is at 9:30 in Tejo meeting room\n- Bring the tide charts.", layer="L3",
+                         supersedes=["standup-930"], now=NOW)
+    assert new.unsaid == [] and new.as_dict()["unsaid"] == []
+
+
+def test_unsaid_lists_at_most_ten_statements_and_counts_the_rest() -> None:
+    from vaultmem.supersede import UNSAID_SHOWN, unsaid
+
+    old = "## Trip\n" + "\n".join(f"- Stop {number} is in town {number}." for number in range(UNSAID_SHOWN + 3))
+    left = unsaid(old, "Stop 0 is in town 0.")
+    assert left.statements == tuple(f"Stop {number} is in town {number}." for number in range(1, UNSAID_SHOWN + 1))
+    assert left.more == 2
+    # Headings and a code block's fence lines state nothing; the code's own lines are compared as lines.
+    assert unsaid("# Backup\n```bash\nrestic backup ~/vault\n```\n", "Backups now run with borg.").statements == (
+        "restic backup ~/vault",)

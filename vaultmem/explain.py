@@ -233,7 +233,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
-    reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
+    reasons = [*_superseded_reason(meta), *blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
                _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
@@ -337,14 +337,22 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
     return {"vectors": vectors, "text": text, "fused": fused}
 
 
+def _superseded_reason(meta: dict[str, Any]) -> list[str]:
+    """Which note replaced it. Not a filter of its own: retiring is expiry, said by the expiry reason
+    when it keeps the note out; with include_expired (or an expiry the person moved on since) search
+    returns it, and explain counted it out of the answer all the same (s39)."""
+    successors = text_values(meta, "superseded_by")
+    if not successors:
+        return []
+    return [f"superseded by {', '.join(successors)} (its superseded_by): a note another one replaced is retired at "
+            "once, its expires_at set to the moment it was replaced; in an answer that holds a note that replaced it "
+            "too, it ranks right under that note"]
+
+
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,
                     names: OptionNames, tasks: Sequence[TaskDay] = (), body: str = "") -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
     reasons = []
-    successors = text_values(meta, "superseded_by")
-    if successors:
-        reasons.append(f"superseded by {', '.join(successors)} (its superseded_by): a note another one replaced is "
-                       "retired at once, its expires_at set to the moment it was replaced")
     if not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
         at = format_timestamp(from_epoch_us(eligibility.now_us).replace(microsecond=0))  # a person reads it: to the second
         reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; {names.include_expired} shows them")

@@ -74,7 +74,7 @@ from .mcp_arguments import StrictTool
 from .mcp_pages import CHECK_PAGE_BYTES, PAGE_BYTES, add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
 from .problem_groups import GROUPED_AT, grouped_answer
-from .results import NoteView, successor_reference, successor_words
+from .results import LeftUnsaid, NoteView, successor_reference, successor_words
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
 from .verbatim_secrets import VerbatimSecret, verbatim_secret, verbatim_secret_property
@@ -521,11 +521,11 @@ class VaultTools:
         "(a password, PIN, card number, API key) verbatim, even when asked ($secrets): notes are plain-text files the "
         "person syncs and may keep in git, where forget cannot reach; remember where it is kept instead (\"the wifi "
         "password is in 1Password\").\n$layers\n"
-        "When this fact replaces one you stored (the standup moved), pass the old note in supersedes: it is "
+        "When this fact replaces one you stored, pass the old note in supersedes: it is "
         "retired at once (expired now, superseded_by this note); an L4 or permanent note never expires: revise its text "
         "instead. To change a note in place, use revise.\n"
         "The file name comes from the title (-2, -3 … when taken). Returns id, path, title, layer, expires_at "
-        "(null = never), tags, version, supersedes ({id, path}), similar and same_name. similar: live memories of "
+        "(null = never), tags, version, supersedes ({id, path}), unsaid (what they said that this text does not), similar, same_name. similar: live memories of "
         "any layer saying nearly the same ({id, path, title, similarity, layer}; cosine >= [consolidate] "
         "similar_threshold, 0.83) — if one holds this fact, forget one of the two or run consolidate (one layer "
         "only: of two layers, forget the one whose layer does not fit); then the person's own notes (yours: true, "
@@ -534,8 +534,8 @@ class VaultTools:
         "note whose file name this one would have had (it keeps it until expire archives it, so this one is numbered, "
         "name-2.md, and the user's [[name]] links open the old fact). same_name: live notes "
         "going by this title or file name ({id, path}); a [[link]] or a write by that name may find them: name "
-        "notes by id or path. Errors name the bad argument (unknown layer, unparseable or past time, ttl with "
-        "permanent, a superseded note that cannot expire) and nothing is written."
+        "notes by id or path. Errors name the bad argument (unknown layer, past time, ttl with "
+        "permanent, a superseded note that cannot expire); nothing is written."
     ))
     async def remember(
         self,
@@ -557,9 +557,12 @@ class VaultTools:
         self.refuse_secret("remember", {"text": text, "title": title})
         arguments = {"text": text, "title": title, "layer": layer, "tags": tags, "ttl": ttl, "expires_at": expires_at,
                      "permanent": permanent, "folder": folder, "supersedes": supersedes, "date": date}
-        return await self.written("remember", request_id, arguments, lambda vault: vault.remember(
+        remembered = await self.written("remember", request_id, arguments, lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
             permanent=permanent, folder=folder, supersedes=supersedes or (), date=date).as_dict(), context)
+        for left in remembered.get("unsaid") or ():
+            add_notice(remembered, LeftUnsaid(**left).words())
+        return remembered
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "

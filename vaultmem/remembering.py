@@ -47,10 +47,10 @@ from .notes import Note, content_hash, parse_note, version_of
 from .own_similar import OWN_SIMILAR_THRESHOLD, similar_own_notes
 from .property_types import load_property_types
 from .resolution import answered, locate_to_write
-from .results import NoteRef, Remembered, SimilarNote
+from .results import LeftUnsaid, NoteRef, Remembered, SimilarNote
 from .slugs import slugify
 from .storage import Eligibility, NoteRow
-from .supersede import Retirement, lineage, plan_retirement, retire
+from .supersede import Retirement, lineage, plan_retirement, retire, unsaid
 from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
 
 if TYPE_CHECKING:
@@ -79,7 +79,16 @@ class Written:
                           version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
                           not_committed=write.not_committed, yours_left_uncommitted=write.yours_left_uncommitted,
                           supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements], same_name=same_name,
-                          named_beside=self.named_beside())
+                          named_beside=self.named_beside(), unsaid=self.unsaid())
+
+    def unsaid(self) -> list[LeftUnsaid]:
+        """Each retired note's statements the new note does not say, for those that have any."""
+        found = []
+        for item in self.retirements:
+            left = unsaid(item.note.body, f"{self.note.title}\n{self.note.body}")
+            if left.statements:
+                found.append(LeftUnsaid(item.note.id, item.path, list(left.statements), left.more))
+        return found
 
     def named_beside(self) -> str | None:
         """The retired note whose file name this one would have had (``dentist-phone.md`` beside

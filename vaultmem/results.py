@@ -128,6 +128,27 @@ class NoteRef:
 
 
 @dataclass(frozen=True)
+class LeftUnsaid:
+    """A note ``remember`` superseded, and its statements the new note does not say (supersede.unsaid):
+    retired with it, hidden from recall now."""
+
+    id: str
+    path: str
+    statements: list[str]
+    more: int = 0  # statements not listed
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "statements": list(self.statements)}
+
+    def words(self) -> str:
+        """The answer's sentence for it: what is gone from recall, and what to do if it still holds."""
+        listed = "; ".join(f'"{statement}"' for statement in self.statements)
+        more = f" and {self.more} more" if self.more else ""
+        return (f"{self.path}, superseded, said what this note does not: {listed}{more} — retired with it, so recall "
+                "no longer finds it; if any of it still holds, remember it again (or revise this note to say it)")
+
+
+@dataclass(frozen=True)
 class Remembered:
     id: str
     path: str
@@ -149,9 +170,13 @@ class Remembered:
     # The day a `date` given in words was read as ("'next tuesday' is Tuesday 2026-12-08 (today is …)"):
     # which day the agent's word named is said back, so a wrong guess is seen. None: no words given.
     date_read: str | None = None
+    # Per superseded note, what it said that this note does not (supersede.unsaid): retiring a note of
+    # two facts with a note of one hid both, and the answer said only "superseded" (an agent trial).
+    unsaid: list[LeftUnsaid] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
+                "unsaid": [old.as_dict() for old in self.unsaid],
                 "not_committed": not_committed_dicts(self.not_committed),
                 "supersedes": [old.as_dict() for old in self.supersedes],
                 "same_name": [other.as_dict() for other in self.same_name]}

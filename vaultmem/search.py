@@ -114,6 +114,7 @@ from .shown_titles import shown_title
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import NOT_TURNS_BEFORE, PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
+from .supersede import successors_first
 from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
 from .valued import valued_notes
@@ -938,11 +939,23 @@ class Searcher:
         slope = self.embedder.score_calibration[1]
         alive = sorted((set_aside(item, paths[item.label], slope) for item in fused if item.label in paths),
                        key=lambda item: (-item.value, paths[item.label]))
-        alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
+        alive = self._successors_first(originals_first(alive, lambda item: paths[item.label], self._copy_of_text), k)
+        alive = _scored_in_order(alive)
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
                           tuple(_asked_terms(word, by_prefix, by_stems) for word in words))
+
+    def _successors_first(self, ranked: list[Fused], k: int) -> list[Fused]:
+        """``ranked`` with, among its first ``k`` (the answer), each note above the notes it
+        supersedes (supersede.successors_first); which notes are in the answer is unchanged.
+        One look-up of the answer's ``supersedes`` entries: a retired note is expired, so only a
+        search with ``include_expired`` (or as of an earlier instant) holds both."""
+        if k < 2 or len(ranked) < 2:
+            return ranked
+        answer = ranked[:k]
+        replacing = self.store.notes.replacing([item.label for item in answer], SUPERSEDES)
+        return [*successors_first(answer, replacing, lambda item: item.label), *ranked[k:]] if replacing else ranked
 
     def judge_answer(self, found: Candidates, best_score: float | None) -> Verdict:
         """Whether the answer whose first hit is ``found.fused[0]`` (scoring ``best_score``;

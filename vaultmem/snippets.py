@@ -137,6 +137,8 @@ _SENTENCE_END = ".!?:;,…"
 HIDDEN_PROPERTIES = BOOKKEEPING_KEYS - {"aliases", "alias", "tags", "tag"}
 
 # -- line markup (each matched at the start of a line, after indentation)
+# A line of git's merge-conflict markers (merge_markers.py: seven marks, a label after all but ``=``).
+_CONFLICT_MARKER = re.compile(r"(?:<{7}|>{7}|\|{7})(?:[ \t].*)?|={7}")
 _RULE = re.compile(r"^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _TABLE_DIVIDER = re.compile(r"^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$")
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
@@ -969,6 +971,11 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     if not stripped:
         return "", BLOCK, in_math
     if not in_math and (_RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped))):
+        return "", BLOCK, in_math
+    if stripped[0] in "<=>|" and not in_math and _CONFLICT_MARKER.fullmatch(stripped):
+        # Git's marker lines of an unresolved merge: both sides are the note (their hit warns of the
+        # conflict), the markers are not — `>>>>>>> 7340224…` read as a quote showed its bare
+        # commit hash, `|||||||` as a table row its label (an agent trial).
         return "", BLOCK, in_math
     if "::" in stripped and is_hidden_property(stripped):
         return "", BLOCK, in_math  # Logseq's `id:: 621b05d0-…` or `collapsed:: true` under a block: Logseq never shows it

@@ -17,22 +17,40 @@ made are put back, the new note is removed and :class:`WriteConflict` says so �
 same on any other refusal of a retirement (a full disk: its ``OSError``; a folder swapped for a
 symlink out of the vault: :class:`PathOutsideVault`), the error raised as it was with a note
 naming the note it failed on and the new note removed.
+
+What the new note does not say (:func:`unsaid`): the statements of an old note that the new
+text does not hold, which ``remember`` names in its answer — superseding a note of two facts
+with a note of one retires both.
+
+Read side (:func:`successors_first`): a search that shows retired notes (``include_expired``)
+puts a note above every note it supersedes that its answer also holds, as a sync copy goes
+under its original (adr/0019, "Read side").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from .errors import Argument, FrontmatterError, PathOutsideVault, UsageError, VaultmemError, WriteConflict
 from .field_edits import edit_fields, in_graph_properties
 from .lifecycle import PERMANENT_LAYER, is_permanent
+from .logseq import without_field_lines
+from .markdown import HEADING_LINE
 from .merge_markers import require_resolved
+from .merging import normalize, sentence_words
 from .noteio import FileChange, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
 from .ordered import unique
 from .paths import VaultPaths
+
+T = TypeVar("T")
+UNSAID_SHOWN = 10  # statements named per old note; the rest are counted (a retired page of notes is no list to read)
+_STATEMENT_END = re.compile(r"(?<=[.!?;。！？；])\s+")
+_LINE_MARKERS = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?")
 
 
 @dataclass(frozen=True)
@@ -169,3 +187,80 @@ def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callab
     if left:
         raise VaultmemError(f"superseding stopped half-way: {', '.join(left)} stay retired (superseded_by, expires_at) "
                             "although the new note was removed; edit them by hand")
+
+
+def successors_first(ranked: Sequence[T], replacing: Iterable[tuple[int, int]], label_of: Callable[[T], int]) -> list[T]:
+    """``ranked`` with each note that supersedes another of ``ranked`` (``replacing``: its
+    (successor, replaced) label pairs, ``supersedes`` carried down the chain) moved up to just
+    above the first-ranked note it replaces. A note moves up only when it replaces a note ranked
+    above it; the others keep their order.
+
+    A retired fact and the one that replaced it say nearly the same words, and the older one,
+    written first and often longer, outranked its successor: ``recall(include_expired=true)``
+    answered "is the workshop on Friday happening" with the expired "moves online" note first,
+    the cancellation second (an agent trial). The successor is what is true now; the retired
+    note stays in the answer, right under it, with its "superseded by" warning. Of a chain (A
+    by B, B by C) the newest comes first: it replaces the most notes of the answer."""
+    position = {label_of(item): index for index, item in enumerate(ranked)}
+    replaces: dict[int, set[int]] = {}
+    for successor, old in replacing:
+        if successor in position and old in position and successor != old:
+            replaces.setdefault(successor, set()).add(old)
+    if not any(position[old] < position[successor] for successor, olds in replaces.items() for old in olds):
+        return list(ranked)
+
+    def reach(label: int) -> set[int]:
+        seen: set[int] = set()
+        waiting = list(replaces.get(label, ()))
+        while waiting:
+            other = waiting.pop()
+            if other not in seen and other != label:
+                seen.add(other)
+                waiting.extend(replaces.get(other, ()))
+        return seen
+
+    def key(item: T) -> tuple[int, int, int]:
+        label = label_of(item)
+        replaced = reach(label)
+        return min([position[label], *(position[old] for old in replaced)]), -len(replaced), position[label]
+
+    return sorted(ranked, key=key)
+
+
+@dataclass(frozen=True)
+class Unsaid:
+    """What one retired note said that the note replacing it does not (:func:`unsaid`)."""
+
+    statements: tuple[str, ...]  # the first UNSAID_SHOWN, as the old note writes them
+    more: int  # how many more
+
+
+def unsaid(old_body: str, new_text: str) -> Unsaid:
+    """The statements of ``old_body`` (each line's sentences and ``;``-clauses, without list,
+    quote and task markers; headings and vaultmem's property lines left out) that ``new_text``
+    does not hold: neither its words in order (merging.normalize: case, punctuation and markers
+    aside) nor a sentence of the same words but fillers (merging.sentence_words).
+
+    Superseding retires the whole old note: "Maya's locker is 14; her gym is Fitness Hut"
+    superseded by "Maya's locker is 27." hid the gym too, and the answer said only "superseded"
+    (an agent trial: the lessons' day changed, their fee went with it). Words, not meaning: the
+    fact that was replaced is listed too (it is not said in the new text either), so the caller
+    reads the list and remembers again what still holds. Pure and linear in the two texts."""
+    known = f" {normalize(new_text)} "
+    said = {sentence_words(statement) for statement in _statements(new_text)}
+    missing = [statement for statement in _statements(without_field_lines(old_body))
+               if (key := normalize(statement)) and f" {key} " not in known and sentence_words(statement) not in said]
+    missing = unique(missing)
+    return Unsaid(tuple(missing[:UNSAID_SHOWN]), max(len(missing) - UNSAID_SHOWN, 0))
+
+
+def _statements(text: str) -> list[str]:
+    """Each line's sentences and ``;``-clauses, without its markers; headings and fence lines
+    (```` ```python ````: its language named no fact) are no statements."""
+    found: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or HEADING_LINE.match(stripped) or stripped.startswith(("```", "~~~")):
+            continue
+        found.extend(piece.strip().rstrip(";").rstrip() for piece in _STATEMENT_END.split(_LINE_MARKERS.sub("", line, count=1)) if piece.strip())
+    return found

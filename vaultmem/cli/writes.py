@@ -52,6 +52,8 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
         click.echo(f"  date {result.date_read}")
     for old in result.supersedes:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
+    for left in result.unsaid:
+        click.echo(f"  unsaid: {left.words()}")
     if result.named_beside is not None:
         bare = PurePosixPath(result.named_beside).stem
         click.echo(f"  named {PurePosixPath(result.path).name}: {result.named_beside}, the fact it replaces, keeps its file "

@@ -566,6 +566,18 @@ class NoteStore:
         wanted = case_fold(spelled) if any_case else spelled
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
+    def replacing(self, labels: Sequence[int], kind: str) -> list[tuple[int, int]]:
+        """(successor, replaced) pairs among ``labels``: a note that lists another's id in its
+        frontmatter field ``kind`` (``supersedes``), neither being the other; in label order."""
+        wanted = {int(label) for label in labels}
+        found: list[tuple[int, int]] = []
+        for chunk in chunks(sorted(wanted)):
+            query = ("SELECT note_names.label, replaced.label FROM note_names JOIN notes AS replaced "
+                     f"ON replaced.id = note_names.name WHERE note_names.kind = ? AND note_names.label IN ({placeholders(len(chunk))})")
+            found.extend((int(successor), int(old)) for successor, old in self.db.execute(query, (kind, *chunk))
+                         if old in wanted and old != successor)
+        return sorted(set(found))
+
     def absorbed_yet_here(self, kind: str) -> dict[int, Absorbed]:
         """Notes whose id another note lists in its field ``kind`` (``merged_from``), although
         they are still indexed: their label → the (first) note that lists them, and whether the
