@@ -16,7 +16,7 @@ import pytest
 
 from helpers import NOW, copy_sample_vault, write_vault
 from vaultmem import Vault
-from vaultmem.ranking import (NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, chance_share, counted_passages, for_many_passages,
+from vaultmem.ranking import (NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, chance_lowering, chance_share, counted_passages, for_many_passages,
                               fuse, grouped_note_scores, hit_score, note_scores, probability, zscores)
 from vaultmem.search import search_filters
 
@@ -318,3 +318,21 @@ def test_a_note_of_thousands_of_passages_is_lowered_by_what_its_length_scores_by
     assert lowered[:2] == [hits[1], hits[2]]
     assert lowered[2].score == pytest.approx(0.38 - 0.055 * chance_share(5084))
     assert for_many_passages(hits, {1: 5084}, spread=0.055, limit=1) == [hits[1]]
+
+
+def test_notes_lowered_for_their_passages_keep_exact_scores_and_break_ties_by_label() -> None:
+    """for_many_passages reckons each passage count's lowering once and sorts plain tuples (stop 39,
+    a search's CPU at 100,000 notes): every score is still exactly score − chance_lowering(count),
+    a note missing from the counts is one passage (not lowered), ties go to the lower label, and
+    ``limit`` keeps the first."""
+    hits = [SideHit(label=7, score=0.5, passage=70), SideHit(label=3, score=0.5, passage=30),
+            SideHit(label=5, score=0.6, passage=50), SideHit(label=9, score=0.2, passage=90)]
+    counts = {7: 3, 3: 3, 5: 40}
+    lowered = for_many_passages(hits, counts, spread=0.05)
+    expected = {hit.label: hit.score - chance_lowering(counts.get(hit.label, 1), 0.05) for hit in hits}
+    assert {hit.label: hit.score for hit in lowered} == expected
+    assert [hit.label for hit in lowered] == sorted(expected, key=lambda label: (-expected[label], label))
+    assert [hit.passage for hit in lowered] == [label * 10 for label in (hit.label for hit in lowered)]
+    assert lowered[[hit.label for hit in lowered].index(9)] == hits[3]  # one passage: unchanged
+    assert [hit.label for hit in lowered].index(3) < [hit.label for hit in lowered].index(7)  # a tie: the lower label first
+    assert for_many_passages(hits, counts, spread=0.05, limit=2) == lowered[:2]

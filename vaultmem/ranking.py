@@ -199,9 +199,12 @@ def for_many_passages(hits: Sequence[SideHit], counts: Mapping[int, int], spread
     second or third for questions it has nothing to do with ("how do you win at Catan": a
     4 MB dump of Vim's help, 0.381 against 0.17 for the next unrelated note): what
     ranked it was its length, not its text."""
-    lowered = [replace(hit, score=hit.score - chance_lowering(counts.get(hit.label, 1), spread)) for hit in hits]
-    lowered.sort(key=lambda hit: (-hit.score, hit.label))
-    return lowered[:limit]
+    # Sorted as plain tuples and made hits only for the first `limit`, each lowering reckoned once
+    # a passage count: a dataclasses.replace a note (256 at 100,000 notes) took ~0.45 ms of a search.
+    lowering = {count: chance_lowering(count, spread) for count in {counts.get(hit.label, 1) for hit in hits}}
+    lowered = sorted(((hit.score - lowering[counts.get(hit.label, 1)], hit.label, hit.passage) for hit in hits),
+                     key=lambda scored: (-scored[0], scored[1]))
+    return [SideHit(label, score, passage) for score, label, passage in lowered[:limit]]
 
 
 def zscores(hits: Sequence[SideHit], background: int = 0) -> dict[int, float]:
