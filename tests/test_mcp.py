@@ -1073,7 +1073,11 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("recall", {"query": "x", "include_expired": "true"}, "argument 'include_expired' must be true or false"),
     ("recall", {"query": "x", "k": "5"}, "argument 'k' must be a whole number, not \"5\"."),
     ("remember", {"text": "x", "tags": "travel"}, "argument 'tags' must be a list, not \"travel\" (a list of one: [\"travel\"])."),
-    ("remember", {"text": "x", "supersedes": "coffee"}, "argument 'supersedes' must be a list, not \"coffee\" (a list of one: [\"coffee\"])."),
+    # One note sent bare is a list of one (an agent superseding one note sends it so): read, then refused as L4.
+    ("remember", {"text": "x", "supersedes": "coffee"}, "cannot supersede coffee.md: it is layer L4"),
+    ("remember", {"text": "x", "supersedes": 7}, "argument 'supersedes' must be a note's id or path, or a list of them, not 7."),
+    ("remember", {"text": "x", "supersedes": {"id": "coffee"}}, "argument 'supersedes' must be a note's id or path, or a list of them"),
+    ("remember", {"text": "x", "supersedes": ["coffee", 7]}, "argument 'supersedes[1]' must be a string, not 7."),
     ("remember", {"text": "x", "tags": ["ok", 7]}, "argument 'tags[1]' must be a string, not 7."),
     ("remember", {"title": "x"}, "missing required argument 'text'."),
     ("get", {"note": "coffee", "verbose": True, "format": "md"}, "unknown argument 'verbose'; get takes note, offset. Also wrong: format."),
@@ -1096,6 +1100,23 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember", {"text": "x", "folder": "../outside"}, "folder '../outside' is outside the vault"),
     ("recall", {"query": "   "}, "needs a query with at least one word"),  # was: no hits, as if the vault knew nothing
 ]
+
+
+def test_one_note_to_supersede_sent_as_a_string_is_superseded(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    # Agents send supersedes="<id>" for a single note: it was refused ("must be a list"), costing a
+    # second call in every correction. One id or path has one reading; the schema says string or list.
+    write_note("sam-phone.md", note("Sam's phone", "Sam's phone number is +351 913 222 333.", layer="L3"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            schema = listed["remember"].input_schema["properties"]["supersedes"]
+            assert {"type": "string"} in schema["anyOf"] and {"type": "array", "items": {"type": "string"}} in schema["anyOf"]
+            new = await served.call("remember", text="Sam's phone number is +351 914 444 555.", supersedes="sam-phone.md")
+            assert new["supersedes"] == [{"id": "sam-phone", "path": "sam-phone.md"}]
+            assert (await served.call("get", note="sam-phone"))["expired"] is True
+
+    run(scenario)
 
 
 def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(vault_dir: Path, write_note: Callable[..., Path], tmp_path: Path, log: Path) -> None:

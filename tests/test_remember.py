@@ -16,6 +16,7 @@ from helpers import REPO, process_env, run_cli, snapshot_files, vaultmem_command
 from vaultmem import (
     InvalidDuration,
     InvalidTimestamp,
+    NoteNotFound,
     PathOutsideVault,
     UnknownLayer,
     UsageError,
@@ -141,7 +142,8 @@ def test_remember_in_a_vault_never_indexed_indexes_the_rest_too(vault: Vault, wr
         ({"expires_at": "2026-11-30T13:00:00+02:00"}, UsageError, ["2026-11-30T11:00:00+00:00", "not in the future"]),
         # A str is an iterable of strings: the note was written with the tags t, r, a, v, e, l.
         ({"tags": "travel"}, UsageError, ["tags takes a list of strings", "tags=['travel']"]),
-        ({"supersedes": "old-note"}, UsageError, ["supersedes takes a list of strings", "supersedes=['old-note']"]),
+        ({"supersedes": b"old-note"}, UsageError, ["supersedes takes a list of strings"]),
+        ({"supersedes": "old-note"}, NoteNotFound, ["old-note"]),  # one note, by a name none has
     ],
 )
 def test_bad_input_writes_nothing_and_says_why(vault: Vault, kwargs: dict, error: type, words: list[str]) -> None:

@@ -50,6 +50,13 @@ def test_supersede_hides_the_old_fact_from_search_at_once(vault: Vault) -> None:
     assert [hit.path for hit in expired] == ["work/standup-930.md"]
 
 
+def test_one_note_to_supersede_may_be_given_as_a_string(vault: Vault) -> None:
+    # Was refused ("supersedes takes a list of strings"): one id or path has one reading, never split.
+    new = vault.remember("The Harbor standup moved to 9:45, same room.", layer="L3", supersedes="standup-930", now=NOW)
+    assert [(old.id, old.path) for old in new.supersedes] == [("standup-930", "work/standup-930.md")]
+    assert "work/standup-930.md" not in paths_found(vault, "Tejo meeting room")
+
+
 def test_the_old_note_records_its_successor_and_expires_now_keeping_everything_else(vault: Vault) -> None:
     before = (vault.root / "work/standup-930.md").read_bytes()
     new = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["work/standup-930.md"], now=NOW)

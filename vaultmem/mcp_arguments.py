@@ -22,7 +22,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver.context import Context
@@ -38,6 +38,18 @@ EXPECTED = {
     "list_type": "a list",
 }
 BOUNDS = {"ge": "at least", "gt": "greater than", "le": "at most", "lt": "less than"}
+
+
+def one_or_list(value: object) -> object:
+    """A list argument that takes one item sent bare as a list of that one (``supersedes:
+    "coffee"``, as agents send it for a single note): one string names one note — a path or
+    id is never split, so there is nothing else it could mean. Another type is refused in
+    words, not as pydantic's "valid list" (which hid that one string is fine)."""
+    if isinstance(value, str):
+        return [value]
+    if value is not None and not isinstance(value, list):
+        raise PydanticCustomError("one_or_list", "must be a note's id or path, or a list of them")
+    return value
 
 
 class StrictTool(Tool):
@@ -84,6 +96,8 @@ def describe(detail: ErrorDetails, tool: str, parameters: Sequence[str]) -> str:
         return f"unknown argument '{where}'{hint}; {tool} takes {', '.join(parameters)}."
     if kind == "missing":
         return f"missing required argument '{where}'."
+    if kind == "one_or_list":
+        return f"argument '{where}' {detail['msg']}, not {shown(detail.get('input'))}."
     if kind in EXPECTED:
         given = detail.get("input")
         # One note or tag sent bare: say the list it goes in, which the agent can send as it is.

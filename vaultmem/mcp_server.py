@@ -61,7 +61,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
@@ -70,7 +70,7 @@ from .gitops import LockWaiting, lock_waits_told_to
 from .index_progress import IndexBuilding, whole_seconds
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .markdown import plugin_footer_start
-from .mcp_arguments import StrictTool
+from .mcp_arguments import StrictTool, one_or_list
 from .mcp_pages import CHECK_PAGE_BYTES, PAGE_BYTES, add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
 from .problem_groups import GROUPED_AT, grouped_answer
@@ -398,6 +398,9 @@ NoteRef = Annotated[str, Field(min_length=1, description=(
     "The note's id or vault-relative path, as recall, get or remember gave it; its file name, a unique title or "
     "alias, or a day (2026-11-20: that day's daily note) work too (every form: get's note argument). A name several "
     "notes answer to is refused by a write (AmbiguousNote): pass the path or id."))]
+# One note or a list of them: an agent superseding one note sends its id bare (mcp_arguments.one_or_list).
+NoteRefs = Annotated[list[Annotated[str, Field(min_length=1)]], BeforeValidator(one_or_list),
+                     WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]})]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 # A property's value as JSON carries it: text (a date as its ISO text), a number, true/false, or a list of those.
 PropertyValue = str | int | float | bool | list[str | int | float | bool]
@@ -551,7 +554,9 @@ class VaultTools:
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
-        supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
+        supersedes: Annotated[NoteRefs | None, Field(description=(
+            "Notes this memory replaces, by id or path (one, or a list; every form: get's note): each expires now and "
+            "records superseded_by."))] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         self.refuse_secret("remember", {"text": text, "title": title})

@@ -459,13 +459,14 @@ class Vault:
         ttl: str | None = None,
         permanent: bool = False,
         folder: str | None = None,
-        supersedes: Iterable[str] = (),
+        supersedes: str | Iterable[str] = (),
         now: object = None,
         date: object = None,
     ) -> Remembered:
         """Write a new note with the layer's policy applied; searchable when this returns.
 
-        ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
+        ``supersedes``: notes this one replaces (one note's id or path alone, or several in a
+        list; a string is never split); each is retired at once (``superseded_by``
         and ``expires_at`` = now) and hidden from recall (supersede.py). ``layer`` None: the
         layer of the notes it supersedes (the highest when they differ), else L2; no ``tags``:
         theirs. ``date``: the day (or time) the memory is about, written as its ``date``
@@ -477,7 +478,7 @@ class Vault:
         with self._writing("remember") as write:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer,
                                    tags=_names("tags", tags), expires_at=expires_at, ttl=ttl, permanent=permanent,
-                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now, day=day)
+                                   folder=folder, supersedes=_one_or_names("supersedes", supersedes), now=now, day=day)
         # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
         # index current before it chose the file name, and the write path indexed the new note.
         remembered = written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
@@ -749,6 +750,13 @@ def _names(argument: str, value: _Names) -> _Names:
         raise UsageError(f"{argument} takes a list of strings, not the string {value!r}: "
                          f"pass {argument}=[{value!r}]")
     return value
+
+
+def _one_or_names(argument: str, value: str | Iterable[str]) -> Iterable[str]:
+    """``value`` as :func:`_names` takes it, but one string is one name: a note's id or path
+    has one reading (``supersedes="coffee"``: the note coffee), unlike a tag list, where
+    ``"travel, work"`` could be one tag or two."""
+    return [value] if isinstance(value, str) else _names(argument, value)
 
 
 def _require_embedder(embedder: object) -> None:
