@@ -10,7 +10,7 @@ import pytest
 
 from helpers import run_cli
 from mcp_client import run, serve
-from vaultmem import Vault
+from vaultmem import NoteNotFound, Vault
 from vaultmem.shown_titles import shown_title
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -100,3 +100,55 @@ def test_tasks_and_stale_notes_name_each_readme_by_its_folder_too(tmp_path: Path
             "networking/README.md": "networking/README", "web/README.md": "web/README"}
         assert {note.path: note.title for note in vault.stale(days=0, now="2099-01-01")} == {
             "networking/README.md": "networking/README", "web/README.md": "web/README"}
+
+
+def test_remembers_similar_list_names_a_readme_by_its_folder(tmp_path: Path) -> None:
+    """Was (s39's leftover): `similar` said "README", where hits said networking/README."""
+    (tmp_path / "networking").mkdir()
+    (tmp_path / "networking" / "README.md").write_text("Firewall rules and VLAN layout for the home network.\n",
+                                                       encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        remembered = vault.remember("Firewall rules and VLAN layout for the home network.", layer="L3", now=NOW)
+        assert [(similar.path, similar.title) for similar in remembered.similar] == [
+            ("networking/README.md", "networking/README")]
+        assert remembered.as_dict()["similar"][0]["title"] == "networking/README"
+
+
+def test_consolidates_members_name_each_readme_by_its_folder(tmp_path: Path) -> None:
+    """Was: a cluster of two READMEs listed "README" twice, in the report and its JSON."""
+    for folder in ("home", "office"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "README.md").write_text("The wifi router sits behind the bookshelf; reboot it monthly.\n",
+                                                     encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        report = vault.consolidate(any_note=True, all=True, now=NOW)
+        members = [member for cluster in report.as_dict()["clusters"] for member in cluster["notes"]]
+        assert sorted(member["title"] for member in members) == ["home/README", "office/README"]
+    shown = run_cli(tmp_path, "consolidate", "--any-note", "--all").stdout
+    assert '"home/README"' in shown and '"office/README"' in shown, shown
+
+
+def test_a_did_you_mean_names_each_readme_by_its_folder(tmp_path: Path) -> None:
+    """Was: "did you mean 'crypto/README.md' (README) or 'networking/README.md' (README)?"."""
+    for folder in ("crypto", "networking"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "README.md").write_text(f"About {folder}.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        with pytest.raises(NoteNotFound) as raised:
+            vault.get("Reädme", now=NOW)
+        assert "'crypto/README.md' (crypto/README) or 'networking/README.md' (networking/README)" in str(raised.value)
+
+
+def test_a_readme_that_superseded_a_note_is_named_by_its_folder(tmp_path: Path) -> None:
+    """superseded_by_title (revise's answer) was "README" for a README a person named as the successor."""
+    (tmp_path / "networking").mkdir()
+    (tmp_path / "networking" / "README.md").write_text("---\nid: net-readme\n---\nThe new VLAN layout.\n", encoding="utf-8")
+    (tmp_path / "old-vlans.md").write_text("---\nlayer: L3\nsuperseded_by: net-readme\n---\nThe old VLAN layout.\n",
+                                           encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        revised = vault.revise("old-vlans", append="Kept for the record.", now=NOW).as_dict()
+        assert (revised["superseded_by_path"], revised["superseded_by_title"]) == ("networking/README.md", "networking/README")

@@ -112,6 +112,7 @@ from .paths import VaultPaths
 from .resolution import newest_archived
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .set_aside import set_aside_folder
+from .shown_titles import shown_title
 from .storage import Absorbed, Eligibility, PoolNote, Store
 from .sync_copies import copy_among, is_copy_among
 from .template_lines import holds_template_lines, own_text, read_template_lines
@@ -222,8 +223,14 @@ class Member:
     appended: tuple[str, ...] = ()  # its lines the canonical lacks: appended to it by the merge (merging.py)
     said_already: tuple[SaidAlready, ...] = ()  # its paragraphs the canonical says in other words: not appended
 
+    @property
+    def shown_title(self) -> str:
+        """Its title as hits show it (``networking/README``: shown_titles); ``title`` stays the
+        note's own, which the merge's "Merged from" heading writes beside the path."""
+        return shown_title(self.title, self.path)
+
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "title": self.title, "similarity": round(self.similarity, 4), "chars": self.chars,
+        return {"path": self.path, "title": self.shown_title, "similarity": round(self.similarity, 4), "chars": self.chars,
                 "appended": list(self.appended), "said_already": [said.as_dict() for said in self.said_already]}
 
 

@@ -35,6 +35,7 @@ from .errors import NoteReadError
 from .fact_units import Piece, heading_path, pieces_of
 from .notes import read_text
 from .results import SimilarNote
+from .shown_titles import shown_title
 from .vectors import blob_to_vector
 
 if TYPE_CHECKING:
@@ -127,6 +128,6 @@ def _entry(match: OwnMatch) -> SimilarNote:
     """The entry: where in the note (a heading that repeats the title says nothing, as in embed_head)."""
     start = match.passage.start_line
     headings = [heading for heading in heading_path(match.passage.headings, match.piece.headings) if heading != match.row.title]
-    return SimilarNote(match.row.id, match.row.path, match.row.title, round(match.score, 3), None, yours=True,
+    return SimilarNote(match.row.id, match.row.path, shown_title(match.row.title, match.row.path), round(match.score, 3), None, yours=True,
                        heading=" > ".join(headings) or None, lines=(start + match.piece.line, start + match.piece.last_line),
                        says=match.piece.shown)

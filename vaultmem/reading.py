@@ -25,6 +25,7 @@ from .paths import FileStat
 from .resolution import Located, Resolution, archived_with_id, link_parts, live_twin, locate, locate_on_disk
 from .results import History, NoteRef, NoteView, Succession, Successor
 from .sections import find_section
+from .shown_titles import shown_title
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
@@ -152,7 +153,7 @@ def succession(root: Path, notes: NoteStore, note: Note) -> Succession:
             # The revised note's own fork: its first id (its `superseded_by` in the answer) is named by
             # path and title still — left out, it was said to be "no longer in the vault".
             first = notes.find(successors[0]) if not chain else []
-            named = (Successor(first[0].id, first[0].path, first[0].title),) if len(first) == 1 else ()
+            named = (Successor(first[0].id, first[0].path, shown_title(first[0].title, first[0].path)),) if len(first) == 1 else ()
             return Succession((*chain, *named), f"{current.path} is superseded by several notes ({', '.join(successors)}), "
                                                 "so which holds the current fact is yours to say: keep one id in its superseded_by")
         rows = notes.find(successors[0])
@@ -164,7 +165,7 @@ def succession(root: Path, notes: NoteStore, note: Note) -> Succession:
         if len(chain) == SUCCESSION_LIMIT:
             return Succession(tuple(chain), f"its superseded_by chain goes on past {SUCCESSION_LIMIT} notes ({current.path} "
                                             "names another); find the note that holds the current fact and revise it")
-        chain.append(Successor(row.id, row.path, row.title))
+        chain.append(Successor(row.id, row.path, shown_title(row.title, row.path)))
         seen[row.id] = row.path
         try:
             current = read_note(root, row.path)

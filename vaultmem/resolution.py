@@ -120,6 +120,7 @@ from .notes import (
 from .ordered import unique
 from .paths import NOTE_SUFFIX, PACKAGE_FOLDERS, is_note_name, is_other_note_format, other_format_reason
 from .periods import Span
+from .shown_titles import shown_title
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
 from .writer import archive_names
@@ -638,7 +639,8 @@ def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
                 for path, title, aliases in (notes.named_by_key(key) if key else [])]
     # Not a note whose name is the one typed (in its case): that name is not what kept it from
     # matching (`alias/note.md` for `real/note.md`: the folder did).
-    unaccented = [(path, matched) for path, matched in matching if name_fold(matched) != name_fold(name)]
+    # Shown as hits show it (crypto/README, shown_titles): two READMEs' "(README)" told them not apart.
+    unaccented = [(path, shown_title(matched, path)) for path, matched in matching if name_fold(matched) != name_fold(name)]
     named = {path for path, _ in unaccented}
     similar = [path for path in notes.similar_paths(name) if path not in named]
     similar += [path for path in _numbered_alike(notes, name) if path not in named and path not in similar]

@@ -856,7 +856,8 @@ class Searcher:
         if row is None or row.label is None:
             return []
         close = self.similar(row.label, threshold, eligibility)
-        return [SimilarNote(other.id, other.path, other.title, round(score, 3), other.layer) for other, score in close]
+        return [SimilarNote(other.id, other.path, shown_title(other.title, other.path), round(score, 3), other.layer)
+                for other, score in close]
 
     def _consistent(self, read: Callable[[], T]) -> T:
         # One read transaction for every step: a note deleted by another process between

@@ -165,7 +165,7 @@ def render_clusters(report: ConsolidationReport) -> None:
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
         for position, member in enumerate(cluster.members):
             role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
-            click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
+            click.echo(f"   {role:<11}  {member.path}  \"{member.shown_title}\"  {member.chars} chars")
             if position == 0 and cluster.why_kept:
                 click.echo(f"                kept: {cluster.why_kept}")
             render_appended(member.appended)
