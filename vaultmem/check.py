@@ -53,6 +53,7 @@ from .property_types import load_property_types
 from .results import NotCommitted, not_committed_dicts
 from .sync_copies import SyncCopy, copy_among
 from .writer import ttl_start
+from .written_keys import ALLOW_KEY, allowed, keys_in_properties, keys_in_text
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in read_problems(note, paths.daily))
         report.problems.extend(date_problems(note.meta, note.path, paths.daily, paths.dates))  # as the index keeps them (indexer.note_row)
+        report.notices.extend(written_key_notices(note))
     report.notices.extend(_imported_undated(notes, git, paths))
     report.notices.extend(_hard_linked(paths, [stat.path for stat in files]))
     report.problems.extend(duplicate_id_problems(notes, dendron=is_dendron_vault(paths.root)))
@@ -168,6 +170,22 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(archive_problems(paths, None, live_from_notes({note.path: note.id for note in notes if "id" in note.meta})))
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
+
+
+def written_key_notices(note: Note) -> list[Problem]:
+    """A notice per API key or private key the note holds (written_keys.py): said, not a problem
+    (the exit code is not changed) — the note is the person's, and nothing in it is wrong for
+    vaultmem; but the vault goes to git, to sync and to agents. None for a note saying
+    ``allow_secrets: true``."""
+    if allowed(note.meta):
+        return []
+    found = [*keys_in_properties(note.meta), *keys_in_text(note.body, note.body_line)]
+    return [Problem(note.path, "secret",
+                    f"{note.path}, {key.where()}: {'an' if key.kind[0] in 'AEIOU' else 'a'} {key.kind} is written out "
+                    f"({key.masked}), and the vault goes wherever it is synced, committed or read by an agent",
+                    "move it to a password manager and write where it is kept instead (\"the key is in 1Password\"); "
+                    "if the vault was committed or synced, rotate the key (git's history keeps the line); a note that "
+                    f"holds one on purpose says `{ALLOW_KEY}: true` in its frontmatter") for key in found]
 
 
 def _imported_undated(notes: Sequence[Note], git: GitDates, paths: VaultPaths) -> list[Problem]:
