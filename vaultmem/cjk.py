@@ -442,21 +442,18 @@ def _is_latin(char: str) -> bool:
 _CJK_DAY = re.compile(r"(?<!\d)(?:(\d{4})\s*[年년]\s*)?(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號](?!\d)")
 
 
-def days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
+def days_said(text: str) -> tuple[str, list[tuple[str, int | None, int, int]]]:
     """``text`` with each day written in CJK numbers (``2026년 4월 12일``, ``4月12日``) taken out,
-    and each such day as it was written with its FTS5 term: the phrase of its ISO spelling
-    (``"2026 04 12"``, or ``"04 12"`` without a year) or of the characters the full text holds
-    (``"2026 년 4 월 12 일"``). A month or a day no calendar has (13월) is left as it is."""
-    days: list[tuple[str, str]] = []
+    and each such day as it was written with its year (None when not said), month and day: the
+    query asks for it as one word, as written or in another spelling (day_spellings.day_term).
+    A month or a day no calendar has (13월) is left as it is."""
+    days: list[tuple[str, int | None, int, int]] = []
 
     def taken(found: re.Match[str]) -> str:
         year, month, day = found.group(1), int(found.group(2)), int(found.group(3))
         if not (1 <= month <= 12 and 1 <= day <= 31):
             return found.group()
-        iso = f"{month:02d} {day:02d}" if year is None else f"{year} {month:02d} {day:02d}"
-        written = " ".join(fts_form(found.group()).split())
-        phrases = " OR ".join(f'"{phrase}"' for phrase in dict.fromkeys((iso, written)))
-        days.append((found.group(), f"({phrases})"))
+        days.append((found.group(), None if year is None else int(year), month, day))
         return " "
 
     return _CJK_DAY.sub(taken, text), days

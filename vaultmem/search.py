@@ -68,6 +68,7 @@ from .dating import (
     weekday_said,
     worded_days_said,
 )
+from .day_spellings import day_term, numbered_days_said
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umlauts_written_out
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
@@ -503,15 +504,17 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     # A word only its folding made is no stopword, nor says the query is English: Danish "før"
     # (before) and "dø" (die) are asked for as the full text holds them, "for" and "do".
     folded_only = {word.lower() for word in _WORD.findall(text)} - {word.lower() for word in _WORD.findall(typed)}
-    # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
+    # A day is one word, not 2026, 년, 4, 월, 12, 일 or 23, february, 2023 apart: asked for as
+    # written or as notes write it otherwise (day_spellings: ISO, CJK, English, numbers). Said in
+    # CJK numbers (2026년 4월 12일), in words (23 February 2023: dating.worded_days_said), in numbers.
     text, days = days_said(text)
-    # 23 February 2023: one word, the phrase of its ISO spelling (the day's note names it so) or
-    # of the words as written, not 23, february, 2023 apart (dating.worded_days_said)
     text, worded = worded_days_said(text)
-    days += [(shown, "(" + " OR ".join(dict.fromkeys(f'"{" ".join(fts_form(form).split())}"' for form in (iso, shown)))
-              + ")") for shown, iso in worded]
+    days += [(shown, *_iso_parts(iso)) for shown, iso in worded]
+    text, numbered = numbered_days_said(text)
+    days += numbered
     found: dict[tuple[str, ...], QueryWord] = {}
-    for shown, term in days:
+    for shown, year, month, day in days:
+        term = day_term(shown, year, month, day)
         found.setdefault((term,), QueryWord(shown, (term,)))
     meaningful: list[QueryWord] = list(found.values())
     holdings: list[QueryWord] = []  # "notes" of "notes about X": asked for only when the query asks nothing else
@@ -575,6 +578,14 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     if all(word.shown.lower() in REQUEST_WORDS for word in meaningful):  # "show me my notes": all request
         meaningful = [word for word in found.values() if word in meaningful or word in holdings]
     return _codes_either_way(meaningful or [replace(word, common=True) for word in found.values()])
+
+
+def _iso_parts(iso: str) -> tuple[int | None, int, int]:
+    """``2023-02-23`` → (2023, 2, 23); ``08-13`` (a day of every year) → (None, 8, 13)."""
+    numbers = [int(part) for part in iso.split("-")]
+    if len(numbers) == 2:
+        return None, numbers[0], numbers[1]
+    return numbers[0], numbers[1], numbers[2]
 
 
 _LETTERS = re.compile(r"[^\W\d_]{2,12}")
