@@ -337,3 +337,5 @@ def test_a_turns_chain_is_its_folder_conversation_and_session() -> None:
     assert order_key("c/b.md", {"date": "2024-03-04T10:00:00"}) < order_key("c/a.md", {"date": "2024-03-04T10:01:00"})
     assert order_key("c/b.md", {"turn": 9}) < order_key("c/a.md", {"turn": 10})
     assert order_key("c/b.md", {"date": "1:56 pm on 8 May, 2023"}) > order_key("c/a.md", {"date": "1:56 pm on 8 May, 2023"})
+    # nor does the moment a file was made (a template's, an import script's `created`)
+    assert order_key("c/b.md", {"created": "2024-03-04T09:00:00"}) > order_key("c/a.md", {"created": "2024-03-04T10:00:00"})

@@ -50,8 +50,9 @@ _NUMBER = re.compile(r"(\d+)")
 CONVERSATION_KEYS = ("conversation", "conversation_id", "sample_id", "chat", "chat_id", "thread", "thread_id", "channel")
 SESSION_KEYS = ("session", "session_id")
 # When a turn was said (a chat export's message time) and its number in its conversation
-# (a dialogue's `turn`, an export's `index`, LoCoMo's `dia_id: D3:12`): its place among them.
-TIME_KEYS = ("date", "datetime", "timestamp", "sent", "created", "created_at")
+# (a dialogue's `turn`, an export's `index`, LoCoMo's `dia_id: D3:12`): its place among them. Not
+# `created`: a template or an import script stamps the moment the file was made, not said.
+TIME_KEYS = ("date", "datetime", "timestamp", "sent")
 PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
 CHAIN_BYTES = 8
 
