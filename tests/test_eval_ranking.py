@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -210,6 +211,26 @@ def test_echo_questions_repeat_a_word_of_each_evidence_turn_but_never_the_answer
         withheld = words(before.text) | words(before.answer) | names
         assert not [word for word in added if any(one_form(word, other) for other in withheld)], after.text
     assert changed > 0.9 * len(plain)
+
+
+def test_the_conversations_in_other_exports_layouts_keep_every_turn_and_question_and_say_the_same(tmp_path: Path) -> None:
+    # conversations-<layout> (evalsets/conversation_exports.py): does vaultmem still read a
+    # conversation's order when its files are named otherwise? Only if each layout holds the same
+    # turns, said by the same people, and the questions' answers are those turns at their new paths.
+    from benchmarks.eval_ranking import DEFAULT_SETS, SETS
+    from benchmarks.evalsets import conversation_exports, conversations
+
+    plain = conversations.prepare(tmp_path / "plain")
+    said = {path: conversations.turn_text(plain.vault / path) for path in {a for q in plain.questions for a in q.answers}}
+    for layout in ("onefolder", "slugs", "ids", "role"):
+        assert f"conversations-{layout}" in SETS and f"conversations-{layout}" not in DEFAULT_SETS
+        moved = conversation_exports.prepare(tmp_path / layout, layout)
+        assert moved.info["turns"] == plain.info["turns"] == len(list(moved.vault.rglob("*.md")))
+        assert [q.text for q in moved.questions] == [q.text for q in plain.questions]
+        for before, after in zip(plain.questions, moved.questions, strict=True):
+            assert [said[path] for path in before.answers] == [conversations.turn_text(moved.vault / path) for path in after.answers]
+        if layout in ("slugs", "ids"):  # the order is in the frontmatter alone
+            assert not any(re.search(r"t\d{3}|D\d+_\d+", path.name) for path in moved.vault.rglob("*.md"))
 
 
 def test_the_calibration_script_fits_the_shipped_kind_of_curve_on_the_sample_set() -> None:

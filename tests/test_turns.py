@@ -13,7 +13,7 @@ from pathlib import Path
 from helpers import NOW, keyword_side, write_file, write_vault
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.turns import CONTEXT_TURNS, affected, context, is_turn, turn_order, turns_before
+from vaultmem.turns import CONTEXT_TURNS, affected, chain_keys, context, is_turn, order_key, turns_before
 
 
 def _turn(speaker: str, text: str) -> str:
@@ -37,9 +37,17 @@ def test_a_note_is_a_turn_when_a_property_says_who_said_it() -> None:
     assert not is_turn("speaker: ")  # a template's empty field names nobody
 
 
+def test_a_role_author_or_user_names_a_speaker_only_in_a_conversation() -> None:
+    assert is_turn("role: assistant")  # LongMemEval, an OpenAI chat's messages
+    assert not is_turn("role: Engineer\ncompany: Acme", {"role": "Engineer", "company": "Acme"})  # a person's page
+    assert is_turn("role: Caroline", {"role": "Caroline", "session": 3})
+    assert is_turn("author: Ana", {"author": "Ana", "dia_id": "D1:3"})  # a Discord export, ChatGPT's message
+    assert not is_turn("author: Chuck Palahniuk", {"author": "Chuck Palahniuk", "year": 1996})
+
+
 def test_a_folders_turns_are_in_file_name_order_with_numbers_read_as_numbers() -> None:
     paths = ["chat/D1_10.md", "chat/D1_9.md", "chat/D2_1.md", "chat/D1_1.md"]
-    assert sorted(paths, key=turn_order) == ["chat/D1_1.md", "chat/D1_9.md", "chat/D1_10.md", "chat/D2_1.md"]
+    assert sorted(paths, key=order_key) == ["chat/D1_1.md", "chat/D1_9.md", "chat/D1_10.md", "chat/D2_1.md"]
 
 
 def test_each_turn_holds_the_turns_before_it_and_the_first_none() -> None:
@@ -49,10 +57,10 @@ def test_each_turn_holds_the_turns_before_it_and_the_first_none() -> None:
 
 
 def test_a_change_reaches_the_turn_itself_and_the_turns_after_it_only() -> None:
-    turns = [turn_order(f"c/t{number}.md") for number in range(1, 7)]
-    assert affected(turns, ["c/t2.md"]) == {1, 2, 3}
-    assert affected(turns, ["c/t2b.md"]) == {2, 3, 4}  # a note removed (or no turn) between t2 and t3
-    assert affected(turns, ["c/t6.md"]) == {5}
+    turns = [order_key(f"c/t{number}.md") for number in range(1, 7)]
+    assert affected(turns, [order_key("c/t2.md")]) == {1, 2, 3}
+    assert affected(turns, [order_key("c/t2b.md")]) == {2, 3, 4}  # a turn removed (or no longer one) between t2 and t3
+    assert affected(turns, [order_key("c/t6.md")]) == {5}
 
 
 def test_a_reply_is_found_by_the_words_of_the_turns_before_it(tmp_path: Path) -> None:
@@ -165,12 +173,12 @@ def test_a_turn_moved_to_another_conversation_leaves_the_turns_after_it_and_reac
 
 
 def test_turns_kept_current_edit_by_edit_hold_what_a_new_index_of_the_same_files_gives_them(tmp_path: Path) -> None:
-    # More turns than indexer.WHOLE_FOLDER_AT: the cold index reads the folder's turns at once, each
+    # More turns than indexer.WHOLE_CHAIN_AT: the cold index reads the folder's turns at once, each
     # edit the turns around it; file names whose numbers sort apart from their text (D1_9, D1_10, D1_010).
-    from vaultmem.indexer import WHOLE_FOLDER_AT
+    from vaultmem.indexer import WHOLE_CHAIN_AT
 
     names = [f"c/D{dialogue}_{turn}.md" for dialogue in (1, 2, 10) for turn in range(1, 26)] + ["c/D1_010.md", "c/notes.md"]
-    assert len(names) > WHOLE_FOLDER_AT
+    assert len(names) > WHOLE_CHAIN_AT
     files = {name: _turn("Ana", f"word{number}") for number, name in enumerate(names)}
     files["c/notes.md"] = "---\ntopic: list\n---\nno turn\n"
     vault = write_vault(tmp_path / "vault", files)
@@ -217,6 +225,117 @@ def test_an_index_made_before_turn_keys_reads_its_turns_again_and_keeps_them_cur
 
 
 def test_a_change_among_names_whose_numbers_read_alike_reaches_them_all_and_the_turns_after_the_last() -> None:
-    turns = sorted(turn_order(path) for path in ["c/t1.md", "c/t2.md", "c/t02.md", "c/t3.md", "c/t4.md", "c/t5.md"])
+    turns = sorted(order_key(path) for path in ["c/t1.md", "c/t2.md", "c/t02.md", "c/t3.md", "c/t4.md", "c/t5.md"])
     # t2 and t02 share place 1 (by the order they were indexed in): an edit of the second reached t3 only
-    assert affected(turns, ["c/t02.md"]) == affected(turns, ["c/t2.md"]) == {1, 2, 3, 4}
+    assert affected(turns, [order_key("c/t02.md")]) == affected(turns, [order_key("c/t2.md")]) == {1, 2, 3, 4}
+
+
+def _said(speaker: str, text: str, **properties: object) -> str:
+    lines = "".join(f"{key}: {value}\n" for key, value in properties.items())
+    return f"---\nspeaker: {speaker}\n{lines}---\n{text}\n"
+
+
+# CHAT's turns named by a slug of their first words (as a chat exporter names a message): by
+# name, "Mostly visit the museums" comes after "Bring me back" and "Deal", not after Mexico City.
+SLUGGED = [("okay-its-official", "Ben", CHAT["chat/2024-03-04/t8.md"]), ("oh-lovely-whats", "Ana", CHAT["chat/2024-03-04/t9.md"]),
+           ("mostly-visit-the", "Ben", CHAT["chat/2024-03-04/t10.md"]), ("bring-me-back", "Ana", CHAT["chat/2024-03-04/t11.md"]),
+           ("deal-how-is", "Ben", CHAT["chat/2024-03-04/t12.md"])]
+
+
+def _slugged(order: str) -> dict[str, str]:
+    files = {}
+    for number, (slug, speaker, note) in enumerate(SLUGGED, start=1):
+        text = note.split("---\n", 2)[2].strip()
+        said = {"date": f"2024-03-04T10:{number:02d}:00"} if order == "time" else {"date": "2024-03-04", order: number}
+        files[f"chat/{slug}.md"] = _said(speaker, text, **said)
+    return files
+
+
+def test_slug_named_turns_are_in_the_order_their_time_or_number_says(tmp_path: Path) -> None:
+    for order in ("time", "turn", "index"):
+        vault = write_vault(tmp_path / order, _slugged(order))
+        with Vault(vault) as opened:
+            opened.index()
+            # by file name, its turns before were "Bring me back" and "Deal": the question's words in neither
+            assert keyword_side(opened, QUESTION)[0] == "chat/mostly-visit-the.md", order
+        held = _contexts(vault)
+        assert "Mexico City" in held["chat/mostly-visit-the.md"] and "chocolate" not in held["chat/mostly-visit-the.md"]
+        assert held["chat/okay-its-official.md"] == ""
+
+
+def test_a_new_session_holds_nothing_of_the_last_ones_goodbyes(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", {
+        "chat/D1_1.md": _said("Ana", "How was the race?", session=1),
+        "chat/D1_2.md": _said("Ben", "Bye for now, talk on Friday!", session=1),
+        "chat/D2_1.md": _said("Ben", "Morning! Guess who got a puppy.", session=2),
+        "chat/D2_2.md": _said("Ana", "No way, what breed?", session=2),
+        # LoCoMo's way: the session in the turn's id
+        "talk/a.md": _said("Ana", "See you soon.", dia_id="D1:9"),
+        "talk/b.md": _said("Ben", "Hello again.", dia_id="D2:1"),
+        "talk/c.md": _said("Ana", "Hi!", dia_id="D2:2"),
+    })
+    with Vault(vault) as opened:
+        opened.index()
+    held = _contexts(vault)
+    assert held["chat/D2_1.md"] == "" and held["talk/b.md"] == ""  # were the goodbyes of the session before
+    assert "puppy" in held["chat/D2_2.md"] and "Friday" not in held["chat/D2_2.md"]
+    assert held["talk/c.md"].strip() == "Hello again."
+
+
+def test_conversations_in_one_folder_are_no_turns_before_each_other(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", {
+        "chats/1.md": _said("Ana", "The garden is full of tomatoes.", conversation="ana-ben", turn=1),
+        "chats/2.md": _said("Cleo", "Did you book the train?", conversation="cleo-dan", turn=1),
+        "chats/3.md": _said("Ben", "Save me some!", conversation="ana-ben", turn=2),
+        "chats/4.md": _said("Dan", "Yes, the 9:15 to Leeds.", conversation="cleo-dan", turn=2),
+    })
+    with Vault(vault) as opened:
+        opened.index()
+    held = _contexts(vault)
+    assert held["chats/3.md"].strip() == "The garden is full of tomatoes."
+    assert held["chats/4.md"].strip() == "Did you book the train?"
+    assert held["chats/1.md"] == held["chats/2.md"] == ""
+
+
+def test_turns_placed_by_their_properties_kept_current_edit_by_edit_hold_what_a_new_index_gives_them(tmp_path: Path) -> None:
+    # Turns named by ids, placed by session and number: an edit that renumbers a turn, moves it to
+    # another session or removes it leaves its old place, which no file name tells.
+    files = {f"c/{number * 7919 % 1000:03d}.md": _said("Ana" if number % 2 else "Ben", f"word{number}", session=1 + number // 30, turn=number % 30)
+             for number in range(90)}
+    vault = write_vault(tmp_path / "vault", files)
+    with Vault(vault) as opened:
+        opened.index()
+        renumbered = next(path for path, note in files.items() if "word12\n" in note)
+        write_file(vault, renumbered, _said("Ben", "word12", session=1, turn=26))
+        opened.search("word1", k=1, now=NOW)  # the few paths' way, as a watcher's
+        moved = next(path for path, note in files.items() if "word40\n" in note)
+        write_file(vault, moved, _said("Ana", "word40", session=3, turn=1))
+        opened.search("word1", k=1, now=NOW)
+        removed = next(path for path, note in files.items() if "word70\n" in note)
+        (vault / removed).unlink()
+        write_file(vault, "c/new.md", _said("Ben", "a new turn", session=2, turn=5))
+        opened.search("word1", k=1, now=NOW)
+        incremental = _contexts(vault)
+    assert "word12" in incremental[next(path for path, note in files.items() if "word27\n" in note)]
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for source in (vault / "c").iterdir():
+        write_file(fresh, f"c/{source.name}", source.read_text(encoding="utf-8"))
+    with Vault(fresh) as opened:
+        opened.index()
+    assert incremental == _contexts(fresh)
+
+
+def test_a_turns_chain_is_its_folder_conversation_and_session() -> None:
+    first = order_key("c/a.md", {"conversation": "x", "session": 1, "turn": 3})
+    assert chain_keys(first) == chain_keys(order_key("c/z.md", {"Conversation": "X", "session": "01", "turn": 1}))
+    assert chain_keys(first) != chain_keys(order_key("c/a.md", {"conversation": "x", "session": 2}))
+    assert chain_keys(first) != chain_keys(order_key("d/a.md", {"conversation": "x", "session": 1}))
+    low, high = chain_keys(first)
+    assert low <= first < high
+    # in a chain: time, then number, then file name; a time the order cannot read orders nothing
+    assert order_key("c/b.md", {"date": "2024-03-04T10:00:00"}) < order_key("c/a.md", {"date": "2024-03-04T10:01:00"})
+    assert order_key("c/b.md", {"turn": 9}) < order_key("c/a.md", {"turn": 10})
+    assert order_key("c/b.md", {"date": "1:56 pm on 8 May, 2023"}) > order_key("c/a.md", {"date": "1:56 pm on 8 May, 2023"})
+    # nor does the moment a file was made (a template's, an import script's `created`)
+    assert order_key("c/b.md", {"created": "2024-03-04T09:00:00"}) > order_key("c/a.md", {"created": "2024-03-04T10:00:00"})

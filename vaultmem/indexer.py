@@ -52,7 +52,7 @@ from .storage import (
     Store,
 )
 from .task_dates import TaskLine, is_kanban_board, task_lines
-from .turns import CONTEXT_TURNS, affected, context, folder_keys, is_turn, order_key, turn_order, turns_before
+from .turns import CONTEXT_TURNS, affected, chain_keys, context, is_turn, order_key, turns_before
 from .writing_now import left_to_writer
 
 if TYPE_CHECKING:
@@ -136,6 +136,9 @@ class IndexReport:
     rebuilt: bool = False
     reread: bool = False  # every file read again: the index was made under earlier rules (searchable.INDEX_RULES)
     not_notes: NotNotes = field(default_factory=NotNotes)  # excluded (exclusions.py), and Note.MD skipped
+    # Where conversation turns this run changed were among their chain's turns before (turns.order_key):
+    # a turn removed, moved, renumbered or no longer a turn leaves the turns after its old place.
+    turn_places_left: list[bytes] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -233,20 +236,20 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         dated_end_us=None if dated is None or dated.last is None else to_epoch_us(dated.last),
         dated_said=None if dated is None else dated.said,
         dated_from="git" if dated is not None and dated.source == GIT_SOURCE else None,
-        turn_key=order_key(note.path) if is_turn(props_text) else None,
+        turn_key=order_key(note.path, note.meta) if is_turn(props_text, note.meta) else None,
     )
 
 
-WHOLE_FOLDER_AT = 64  # changed notes in one folder from which its turns are read at once, not around each
+WHOLE_CHAIN_AT = 64  # changed places in one chain (turns.chain_keys) from which its turns are read at once, not around each
 
 
-def _turns_before_of(turns: Sequence[tuple[int, str]], changed: Sequence[str]) -> dict[int, Sequence[int]]:
-    """Among ``turns`` ((label, path) of a run of a folder's turns, in order), each turn whose
-    turns before it the ``changed`` paths may have changed → those turns (turns.affected). The
-    run must hold every such turn and its turns before: the whole folder, or the turns around
-    one changed path (NoteStore.turns_around)."""
+def _turns_before_of(turns: Sequence[tuple[int, bytes]], changed: Sequence[bytes]) -> dict[int, Sequence[int]]:
+    """Among ``turns`` ((label, key) of a run of one chain's turns, in order), each turn whose
+    turns before it the turns at ``changed`` keys may have changed → those turns (turns.affected).
+    The run must hold every such turn and its turns before: the whole chain, or the turns around
+    one changed key (NoteStore.turns_around)."""
     labels = [label for label, _ in turns]
-    places = affected([turn_order(path) for _, path in turns], changed)
+    places = affected([key for _, key in turns], changed)
     return {labels[place]: turns_before(labels, place) for place in places}
 
 
@@ -480,26 +483,29 @@ class Indexer:
         """Give the conversation turns this run may have changed the turns before of (turns.py)
         the text of those turns, written only where it changed. After every write of the run: a
         turn's rows are written without it (PassageStore._write_fts), and the turn before it may
-        have been added, edited or removed while the turn itself was not. Only the changed notes'
-        places and the turns after them are written, found by their place in the index of the
-        turns' keys (NoteStore.turns_around): an edit in a folder of thousands of turns reads a
-        few turns and their texts (a vault with no turn: one look-up, no write lock). Read under
-        the write lock: another process may write the same folder meanwhile."""
-        changed = [*report.added, *report.updated, *report.removed, *(path for move in report.moved for path in move)]
-        if not changed or not self.store.notes.has_turns():
+        have been added, edited or removed while the turn itself was not. Only the places of the
+        changed turns — where they are now, and where they were (``report.turn_places_left``: a
+        turn removed, moved, renumbered or no longer naming its speaker) — and the turns after
+        them are written, found by their place in the index of the turns' keys
+        (NoteStore.turns_around): an edit in a folder of thousands of turns reads a few turns and
+        their texts (a vault with no turn: one look-up, no write lock). Read under the write
+        lock: another process may write the same folder meanwhile."""
+        written = [*report.added, *report.updated, *(new for _, new in report.moved)]
+        if not (written or report.turn_places_left) or not self.store.notes.has_turns():
             return
         with self.store.transaction():
-            self.store.passages.set_turn_contexts(self._turns_before_changed(changed))
+            places = [*self.store.notes.turn_keys_at(written), *report.turn_places_left]
+            self.store.passages.set_turn_contexts(self._turns_before_changed(places))
 
-    def _turns_before_changed(self, changed: Sequence[str]) -> dict[int, str]:
+    def _turns_before_changed(self, places: Sequence[bytes]) -> dict[int, str]:
         """Passage label → the ``context`` its row should hold and does not, for the turns whose
-        turns before them these ``changed`` paths may have changed (turns.affected)."""
-        changed_in: dict[str, list[str]] = {}
-        for path in changed:
-            changed_in.setdefault(path.rpartition("/")[0], []).append(path)
+        turns before them changed at these ``places`` (turns' keys, turns.affected)."""
+        changed_in: dict[tuple[bytes, bytes], list[bytes]] = {}
+        for key in places:
+            changed_in.setdefault(chain_keys(key), []).append(key)
         wanted: dict[int, Sequence[int]] = {}  # turn → the turns before it
-        for folder, paths in changed_in.items():
-            wanted.update(self._turns_near(folder, paths))
+        for chain, keys in changed_in.items():
+            wanted.update(self._turns_near(chain, keys))
         if not wanted:
             return {}
         rows = self.store.passages.of_notes(sorted({*wanted, *(label for before in wanted.values() for label in before)}))
@@ -509,19 +515,19 @@ class Indexer:
         held = self.store.passages.turn_contexts(list(contexts))
         return {label: text for label, text in contexts.items() if held.get(label) != text}
 
-    def _turns_near(self, folder: str, changed: Sequence[str]) -> dict[int, Sequence[int]]:
-        """Each turn of ``folder`` whose turns before it these ``changed`` paths of it may have
-        changed (turns.affected) → those turns. A few changes read the turns around each (the
-        turns before it, it and the turns after it: every turn reached and its turns before);
-        many (a cold index, a copied conversation) the folder's turns once, in order. (1 +
-        CONTEXT_TURNS after: a removed note's place, with none at it, reaches three, as affected does.)"""
-        keys = folder_keys(folder)
-        if len(changed) >= WHOLE_FOLDER_AT:
-            return _turns_before_of(self.store.notes.turns_in(keys), changed)
+    def _turns_near(self, chain: tuple[bytes, bytes], changed: Sequence[bytes]) -> dict[int, Sequence[int]]:
+        """Each turn of ``chain`` (its keys' bounds, turns.chain_keys) whose turns before it the
+        ``changed`` places of it may have changed (turns.affected) → those turns. A few changes
+        read the turns around each (the turns before it, it and the turns after it: every turn
+        reached and its turns before); many (a cold index, a copied conversation) the chain's
+        turns once, in order. (1 + CONTEXT_TURNS after: a removed note's place, with none at it,
+        reaches three, as affected does.)"""
+        if len(changed) >= WHOLE_CHAIN_AT:
+            return _turns_before_of(self.store.notes.turns_in(chain), changed)
         wanted: dict[int, Sequence[int]] = {}
-        for path in changed:
-            around = self.store.notes.turns_around(keys, order_key(path), CONTEXT_TURNS, 1 + CONTEXT_TURNS)
-            wanted.update(_turns_before_of(around, [path]))
+        for key in changed:
+            around = self.store.notes.turns_around(chain, key, CONTEXT_TURNS, 1 + CONTEXT_TURNS)
+            wanted.update(_turns_before_of(around, [key]))
         return wanted
 
     def _keep_links(self, relatives: Sequence[str]) -> None:
@@ -683,6 +689,8 @@ class Indexer:
         heading = opening_heading_key(item.note.body, fields.name_keys)
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
+            if old is not None and old.turn_key is not None and old.turn_key != row.turn_key:
+                report.turn_places_left.append(old.turn_key)
             self.store.notes.update(base.label, row, lookup_names(item.note), fields.name_keys, fields.topic_keys, heading)
             label = base.label
             if source is not None and old is not None:
@@ -746,6 +754,7 @@ class Indexer:
         with self.store.transaction():
             gone = [state for state in vanished.by_path.values() if self._still_gone(state)]
             labels = [state.label for state in gone]
+            report.turn_places_left.extend(self.store.notes.turn_keys_of(labels))
             self.store.notes.delete(labels)
             self.store.tasks.delete_for_notes(labels)
             self.store.vectors.delete(labels)

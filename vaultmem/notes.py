@@ -335,7 +335,11 @@ from .spelled_days import value_date
 # 117: a title, name, alias or tag YAML 1.1 reads as a boolean, number or date is the text written (notes.TEXT_KEYS:
 #     `title: yes`, `title: 0x1F`, `tags: [yes, no]`); an HTML tag's quoted attribute may hold `>` and an escaped
 #     `\<b>` is text (html_tags.HTML_TAG, is_markup). Such notes are embedded again (their title or text changed).
-READER_VERSION = "117"
+# 118: a conversation turn's place (notes.turn_key, turns.order_key) is read from its properties before its file name:
+#     its conversation and session (a chain: no turns before it from another), its time, its number (`turn`, `index`,
+#     `dia_id`); `role: assistant`, or `role`/`author`/`user` beside such a property, names a speaker too. Nothing is
+#     embedded again.
+READER_VERSION = "118"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

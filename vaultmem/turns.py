@@ -6,58 +6,169 @@ turned into notes), answers a question with a turn that does not repeat what it 
 Mexico City?", and the city is named two turns before it ("Okay, it's official: Mexico City,
 next month." — "What's the plan once you're there?"). So a turn's full-text rows hold, in a
 column of their own weighing half its own text (storage.passages BM25_WEIGHTS), the text of
-the :data:`CONTEXT_TURNS` turns before it in its folder. Only the full text: embedded with its
+the :data:`CONTEXT_TURNS` turns before it in its conversation. Only the full text: embedded with its
 neighbours, a turn's vector is the neighbours' more than its own (benchmarks/PASSAGES.md §7).
 
-A note is a **turn** when its properties name who said it (:data:`SPEAKER_KEYS`); its folder's
-turns are in the order of their file names, numbers read as numbers (``D1_9`` before ``D1_10``),
-the order a chat export names them in. A note that names no speaker (a reference, a manual's
-page, a daily note) is no turn: it holds nothing of its neighbours and gives them nothing — a
-folder of references in alphabetical order is no conversation (§21: neighbours by file name
-cost the manuals and the references). See adr/0004, "A turn and the turns before it".
+A note is a **turn** when its properties name who said it (:data:`SPEAKER_KEYS`; or
+:data:`MAYBE_SPEAKER_KEYS` in a conversation, :func:`is_turn`). A note that names no speaker (a
+reference, a manual's page, a daily note) is no turn: it holds nothing of its neighbours and gives
+them nothing — a folder of references in alphabetical order is no conversation (§21: neighbours by
+file name cost the manuals and the references). A turn's turns before it are those of its
+**chain** — its folder, conversation and session, as its properties say — in the order its
+properties say (its time, its number), then its file name's, numbers read as numbers (``D1_9``
+before ``D1_10``): an export that names a message by a slug or an id still says when it was said
+(:func:`order_key`). See adr/0004, "A turn and the turns before it" and "A turn's place from its
+properties".
 """
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+
+from .errors import InvalidTimestamp
+from .lifecycle import parse_timestamp, to_epoch_us
 
 # Properties that say who said a note's text, as conversation exports write them: a dialogue's
 # `speaker`, a chat or mail export's `sender` and `from`. Not `author`: a reference's author
 # (kepano's `References/`) wrote the book, not the note before it.
 SPEAKER_KEYS = frozenset({"speaker", "sender", "from"})
+# Properties that say who said a turn in some exports and mean something else in other notes: a
+# LongMemEval or OpenAI chat's `role` (`user`, `assistant`), a Discord export's or ChatGPT message's
+# `author`, a Slack export's `user`. A person's page has a `role` (their job), a book's note an
+# `author`: such a key makes a turn only beside a property that places a note in a conversation
+# (`session`, `turn`, `dia_id` …, :func:`says_its_place`), or `role` naming a chat's role.
+MAYBE_SPEAKER_KEYS = frozenset({"role", "author", "user"})
+CHAT_ROLES = frozenset({"user", "assistant", "system", "human", "ai", "bot", "model", "tool"})
 CONTEXT_TURNS = 2  # turns before a turn that its rows hold (measured: 1, 2, 3; PASSAGES.md §36)
 CONTEXT_CHARS = 1000  # of each: a turn is a sentence or a few; a pasted page says its own words
 _NUMBER = re.compile(r"(\d+)")
+# Properties that say which conversation and which session of it a turn is of (a LoCoMo sample's
+# id, a chat's or a channel's, a thread's): turns of different ones are no turns before each other.
+CONVERSATION_KEYS = ("conversation", "conversation_id", "sample_id", "chat", "chat_id", "thread", "thread_id", "channel")
+SESSION_KEYS = ("session", "session_id")
+# When a turn was said (a chat export's message time) and its number in its conversation
+# (a dialogue's `turn`, an export's `index`, LoCoMo's `dia_id: D3:12`): its place among them. Not
+# `created`: a template or an import script stamps the moment the file was made, not said.
+TIME_KEYS = ("date", "datetime", "timestamp", "sent")
+PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
+CHAIN_BYTES = 8
 
 
-def is_turn(props_text: str) -> bool:
-    """Do these properties (``key: value`` lines, fields.SearchFields.props_text) name a speaker?"""
+def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
+    """Do these properties (``key: value`` lines, fields.SearchFields.props_text; ``meta``, the
+    note's frontmatter) name who said the note? A :data:`SPEAKER_KEYS` property does; a
+    :data:`MAYBE_SPEAKER_KEYS` one when it names a chat's role (``role: assistant``) or the note
+    also says its conversation, session or number in it (:func:`says_its_place`)."""
+    maybe = False
     for line in props_text.splitlines():
         key, colon, value = line.partition(":")
-        if colon and value.strip() and key.strip().casefold() in SPEAKER_KEYS:
+        key, value = key.strip().casefold(), value.strip()
+        if not colon or not value:
+            continue
+        if key in SPEAKER_KEYS or (key == "role" and value.casefold() in CHAT_ROLES):
             return True
-    return False
+        maybe = maybe or key in MAYBE_SPEAKER_KEYS
+    return maybe and says_its_place(meta or {})
 
 
-@functools.lru_cache(maxsize=65536)  # a watcher orders a folder's turns at every edit: its paths read once
-def turn_order(path: str) -> tuple[str, tuple[tuple[int, str], ...]]:
-    """A note's folder, then its file name with its numbers read as numbers: a folder's turns in this order."""
+def says_its_place(meta: Mapping[str, object]) -> bool:
+    """Does a note's frontmatter say which conversation or session it is of, or its number in it?"""
+    return _property(meta, (*CONVERSATION_KEYS, *SESSION_KEYS, *PLACE_KEYS)) is not None
+
+
+def order_key(path: str, meta: Mapping[str, object] | None = None) -> bytes:
+    """A turn's place among its folder's turns, as bytes compared byte by byte (as SQLite compares
+    a BLOB): the index keeps each turn's (storage.notes, ``turn_key``), so that an edit reads the few
+    turns around it by their place instead of its whole folder's. In order:
+
+    - its folder (a text ending in a NUL, which no path holds);
+    - its **chain** (:data:`CHAIN_BYTES`, :func:`chain_keys`): a digest of its conversation and
+      session (:data:`CONVERSATION_KEYS`, :data:`SESSION_KEYS`, a ``dia_id``'s first number) —
+      only turns of one chain are turns before one another: the first turn of a session is given
+      nothing of the last one's goodbyes, nor a turn of one chat of another's in the same folder;
+    - its time (:data:`TIME_KEYS`, read as :func:`lifecycle.parse_timestamp` reads one): a chat
+      export names its messages by a slug or an id, and its timestamps say the order;
+    - its number in the conversation (:data:`PLACE_KEYS`: ``turn: 12``, ``dia_id: D3:12``);
+    - its file name, numbers read as numbers (``D1_9`` before ``D1_10``).
+
+    What a turn's properties do not say sorts first and ties fall to the next part: a vault named
+    in the order said (``t001.md``, ``D1_10.md``) with no such property is in file-name order.
+    Equal keys iff equal places. Each part ends where no longer part begins with it (a number is
+    its count of digits, then them), so a name sorts before the names it begins."""
+    meta = meta or {}
     folder, _, name = path.rpartition("/")
-    return folder, tuple((int(part), "") if part.isdigit() else (0, part) for part in _NUMBER.split(name.casefold()) if part)
+    return _ended(folder) + _chain(meta) + _time(meta) + _place(meta) + _name(name)
 
 
-def order_key(path: str) -> bytes:
-    """:func:`turn_order` as bytes that sort as it does when compared byte by byte (as SQLite
-    compares a BLOB): the index keeps each turn's, so that an edit reads the few turns around
-    it by their place instead of its whole folder's (storage.notes, ``turn_key``). Equal keys iff
-    equal orders. Each part ends where no longer part begins with it (a text ends in a NUL,
-    which no path holds; a number is its count of digits, then them), so a name sorts before
-    the names it begins."""
-    folder, parts = turn_order(path)
-    return _ended(folder) + b"".join(_number(number) + _ended(text) for number, text in parts)
+def chain_keys(key: bytes) -> tuple[bytes, bytes]:
+    """The keys (:func:`order_key`) of the turns of ``key``'s folder and chain are from the first
+    of these on and before the second."""
+    start = key[:key.index(b"\x00") + 1 + CHAIN_BYTES]
+    return start, _successor(start)
+
+
+def _successor(key: bytes) -> bytes:
+    """The first bytes after every key ``key`` begins."""
+    kept = key.rstrip(b"\xff")
+    return kept[:-1] + bytes([kept[-1] + 1])
+
+
+def _property(meta: Mapping[str, object], keys: Sequence[str]) -> object | None:
+    """The value of the first of ``keys`` (case-folded) that ``meta`` gives one."""
+    folded = {str(key).strip().casefold(): value for key, value in meta.items()}
+    for key in keys:
+        value = folded.get(key)
+        if value is not None and value != "" and not isinstance(value, (list, dict, bool)):
+            return value
+    return None
+
+
+def _numbers(value: object) -> tuple[int, ...]:
+    """The numbers a place value says: ``12`` → (12,); ``D3:12`` → (3, 12); a text without any → ()."""
+    if isinstance(value, int):
+        return (value,)
+    if isinstance(value, float) and value.is_integer():
+        return (int(value),)
+    return tuple(int(part) for part in _NUMBER.findall(str(value)))
+
+
+def _chain(meta: Mapping[str, object]) -> bytes:
+    conversation = _property(meta, CONVERSATION_KEYS)
+    session = _property(meta, SESSION_KEYS)
+    said = _numbers(session) if session is not None else ()
+    if session is None and len(numbers := _numbers(_property(meta, ("dia_id",)) or "")) > 1:
+        said = numbers[:1]  # LoCoMo's D<session>:<turn>
+    named = "" if conversation is None else " ".join(str(conversation).casefold().split())
+    # A session said as a number is that number whatever its spelling (`1`, `"01"`); else its text.
+    session_text = ".".join(map(str, said)) if said else ("" if session is None else " ".join(str(session).casefold().split()))
+    return hashlib.blake2b(f"{named}\x00{session_text}".encode("utf-8", "surrogatepass"), digest_size=CHAIN_BYTES).digest()
+
+
+def _time(meta: Mapping[str, object]) -> bytes:
+    value = _property(meta, TIME_KEYS)
+    if value is None or isinstance(value, int):  # a bare number is no time a chat writes (a year, a count)
+        return b"\x00"
+    try:
+        moment = parse_timestamp(value)
+    except InvalidTimestamp:
+        # A time the order cannot read (`1:56 pm on 8 May, 2023`) orders nothing: the turn's number
+        # and name do. (Whether the date is a problem is `check`'s to say, as for any note.)
+        return b"\x00"
+    return b"\x01" + (to_epoch_us(moment) + 2**63).to_bytes(8, "big")
+
+
+def _place(meta: Mapping[str, object]) -> bytes:
+    value = _property(meta, PLACE_KEYS)
+    numbers = () if value is None else _numbers(value)
+    return b"".join(b"\x01" + _number(number) for number in numbers) + b"\x00"
+
+
+def _name(name: str) -> bytes:
+    parts = (part for part in _NUMBER.split(name.casefold()) if part)
+    return b"".join(_number(int(part)) if part.isdigit() else _ended(part) for part in parts)
 
 
 def folder_keys(folder: str) -> tuple[bytes, bytes]:
@@ -78,18 +189,18 @@ def _number(number: int) -> bytes:
     return len(digits).to_bytes(4, "big") + digits
 
 
-def affected(keys: Sequence[tuple[str, tuple[tuple[int, str], ...]]], changed: Sequence[str]) -> set[int]:
-    """The positions among ``keys`` (one folder's turns' :func:`turn_order`, sorted) whose turns
-    before them may have changed when the notes at ``changed`` paths of that folder were added,
-    edited or removed (turns or not: one may have stopped being a turn): each such note's place
-    and the :data:`CONTEXT_TURNS` turns after it. Names whose numbers read alike (``D1_10`` and
-    ``D1_010``) share a place, in the order they were indexed: each such note's place is any of
-    theirs, so all of them and the turns after the last are reached — without it the second turn
-    after the later one kept the old text of an edited one."""
+def affected(keys: Sequence[bytes], changed: Sequence[bytes]) -> set[int]:
+    """The positions among ``keys`` (one chain's turns' :func:`order_key`, sorted) whose turns
+    before them may have changed when turns at the ``changed`` keys were added, edited or
+    removed (or stopped being turns, or moved to another place: their old keys): each such
+    key's place and the :data:`CONTEXT_TURNS` turns after it. Turns whose keys are equal
+    (``D1_10`` and ``D1_010``, no property to tell them apart) share a place, in the order they
+    were indexed: each such turn's place is any of theirs, so all of them and the turns after the
+    last are reached — without it the second turn after the later one kept the old text of an
+    edited one."""
     found: set[int] = set()
-    for path in changed:
-        order = turn_order(path)
-        first, after = bisect_left(keys, order), bisect_right(keys, order)
+    for key in changed:
+        first, after = bisect_left(keys, key), bisect_right(keys, key)
         found.update(range(first, min(len(keys), max(first + 1, after) + CONTEXT_TURNS)))
     return found
 

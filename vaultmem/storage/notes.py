@@ -500,24 +500,40 @@ class NoteStore:
         """Is any note a conversation turn (turns.py)? One look-up of the turns' index."""
         return self.db.execute("SELECT 1 FROM notes WHERE turn_key IS NOT NULL LIMIT 1").fetchone() is not None
 
-    def turns_in(self, keys: tuple[bytes, bytes]) -> list[tuple[int, str]]:
-        """(label, path) of the turns whose keys are from ``keys[0]`` on and before ``keys[1]``
-        (a folder's: turns.folder_keys), in their order (ties: by label)."""
-        query = "SELECT label, path FROM notes WHERE turn_key >= ? AND turn_key < ? ORDER BY turn_key, label"
-        return [(int(label), str(path)) for label, path in self.db.execute(query, keys)]
+    def turns_in(self, keys: tuple[bytes, bytes]) -> list[tuple[int, bytes]]:
+        """(label, key) of the turns whose keys are from ``keys[0]`` on and before ``keys[1]``
+        (a chain's: turns.chain_keys), in their order (ties: by label)."""
+        query = "SELECT label, turn_key FROM notes WHERE turn_key >= ? AND turn_key < ? ORDER BY turn_key, label"
+        return [(int(label), bytes(key)) for label, key in self.db.execute(query, keys)]
 
-    def turns_around(self, keys: tuple[bytes, bytes], key: bytes, before: int, after: int) -> list[tuple[int, str]]:
-        """(label, path) of the ``before`` turns before ``key``, those at it (names whose numbers
-        read alike: turns.affected) and the ``after`` turns after it, among those whose keys are
-        within ``keys`` (:meth:`turns_in`), in their order: three seeks in the turns' index,
-        whatever the folder's size."""
-        earlier = self.db.execute("SELECT label, path FROM notes WHERE turn_key >= ? AND turn_key < ? "
+    def turns_around(self, keys: tuple[bytes, bytes], key: bytes, before: int, after: int) -> list[tuple[int, bytes]]:
+        """(label, key) of the ``before`` turns before ``key``, those at it (equal keys:
+        turns.affected) and the ``after`` turns after it, among those whose keys are within
+        ``keys`` (:meth:`turns_in`), in their order: three seeks in the turns' index, whatever the
+        folder's size."""
+        earlier = self.db.execute("SELECT label, turn_key FROM notes WHERE turn_key >= ? AND turn_key < ? "
                                   "ORDER BY turn_key DESC, label DESC LIMIT ?", (keys[0], key, int(before)))
-        found = [(int(label), str(path)) for label, path in earlier][::-1]
-        at = self.db.execute("SELECT label, path FROM notes WHERE turn_key = ? ORDER BY label", (key,))
-        later = self.db.execute("SELECT label, path FROM notes WHERE turn_key > ? AND turn_key < ? "
+        found = [(int(label), bytes(at)) for label, at in earlier][::-1]
+        same = self.db.execute("SELECT label, turn_key FROM notes WHERE turn_key = ? ORDER BY label", (key,))
+        later = self.db.execute("SELECT label, turn_key FROM notes WHERE turn_key > ? AND turn_key < ? "
                                 "ORDER BY turn_key, label LIMIT ?", (key, keys[1], int(after)))
-        found += [(int(label), str(path)) for label, path in (*at, *later)]
+        found += [(int(label), bytes(at)) for label, at in (*same, *later)]
+        return found
+
+    def turn_keys_at(self, paths: Sequence[str]) -> list[bytes]:
+        """The keys of the turns among the notes at ``paths`` (turns.order_key)."""
+        found: list[bytes] = []
+        for chunk in chunks(paths):
+            query = f"SELECT turn_key FROM notes WHERE path IN ({placeholders(len(chunk))}) AND turn_key IS NOT NULL"
+            found.extend(bytes(key) for (key,) in self.db.execute(query, chunk))
+        return found
+
+    def turn_keys_of(self, labels: Sequence[int]) -> list[bytes]:
+        """The keys of the turns among the notes of ``labels``."""
+        found: list[bytes] = []
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT turn_key FROM notes WHERE label IN ({placeholders(len(chunk))}) AND turn_key IS NOT NULL"
+            found.extend(bytes(key) for (key,) in self.db.execute(query, chunk))
         return found
 
     # -- resolving a NOTE argument (resolution.py). ``normalized``: compare the names in NFC
