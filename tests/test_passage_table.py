@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from helpers import NOW
+from helpers import NOW, vaultmem_process
 from vaultmem import Vault
 from vaultmem.lifecycle import is_expired_us
 from vaultmem.passage_table import READ_AFTER_LOOKUPS, PassageTable, PassageTables, SqlOwners, alive_mask
@@ -82,6 +82,8 @@ def test_the_table_answers_as_sqlite_for_every_filter(vault_dir: Path, write_not
         for ours, theirs in zip(table.pairs_of(notes), sql.pairs_of(notes), strict=True):
             assert ours.tolist() == theirs.tolist()  # the same pairs in the same order
         assert table.counts(notes) == sql.counts(notes)
+        assert table.count_array(np.array(notes)).tolist() == sql.count_array(np.array(notes)).tolist()
+        assert sorted(set(table.count_array(np.array(notes)).tolist())) == [0, 1]  # 10**9 and 1 have none
         assert table.paths_by_labels(notes) == sql.paths_by_labels(notes) and "Lighthouse.md" in table.paths_by_labels(notes).values()
         assert [table.fewer_notes_than(count) for count in (31, 32, 33)] == [sql.fewer_notes_than(count) for count in (31, 32, 33)]
 
@@ -183,3 +185,52 @@ def test_a_note_indexed_by_another_connection_drops_the_table(vault_dir: Path, w
         kelp = vault.store.notes.by_path("Kelp.md")
         assert tables.reads == 2 and isinstance(owners, PassageTable) and kelp is not None
         assert kelp.label in owners.notes.tolist() and owners.counts([kelp.label]) == {kelp.label: 1}
+
+
+def speaker_turn(speaker: str) -> str:
+    return f"---\nspeaker: {speaker}\nlayer: L4\n---\nThe plan is to visit the harbor market on Saturday.\n"
+
+
+def test_properties_are_asked_of_sqlite_once_a_state_and_again_after_any_edit(
+        vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> None:
+    """The property bonus's texts (PassageTables.properties_of) are SQLite's for the state the search
+    reads: kept while nothing changes (one SQL look-up for a note, however many searches ask), read
+    again after a file edited on disk, a note indexed by another Vault and one by another process."""
+    many_notes(write_note, 5)
+    settled(write_note("Turn.md", speaker_turn("Ben")))
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        searcher = vault.derived.searcher()
+        tables, store = searcher.passage_table, vault.store
+        eligibility = search_filters(None, None, False, NOW)
+        labels = store.notes.all_eligible_labels(Eligibility(0, include_expired=True))
+        turn = store.notes.by_path("Turn.md")
+        assert turn is not None and turn.label is not None
+
+        def valued(query: str) -> bool:
+            return turn.label in searcher.candidates(query, 5, eligibility).valued
+
+        assert tables.properties_of(labels) == store.passages.properties_of(labels)
+        assert "speaker: Ben" in tables.properties_of(labels)[turn.label]
+        asked = tables.properties_asked
+        assert asked == len(labels)
+        assert tables.properties_of([*reversed(labels), turn.label]) == store.passages.properties_of(labels)
+        assert valued("what did Ben plan at the harbor market") and tables.properties_asked == asked  # nothing changed: kept
+
+        settled(write_note("Turn.md", speaker_turn("Carla")), age=300)  # edited by hand
+        hits = vault.search("what did Carla plan at the harbor market", k=3, now=NOW)
+        assert hits[0].path == "Turn.md"
+        assert valued("what did Carla plan at the harbor market") and not valued("what did Ben plan at the harbor market")
+        assert "speaker: Carla" in tables.properties_of([turn.label])[turn.label]
+
+        settled(write_note("Turn.md", speaker_turn("Dana")), age=200)
+        with Vault(vault_dir, embedder=wordllama) as other:  # type: ignore[arg-type]
+            other.index()  # another connection commits: this Vault has not looked at the files since
+        assert tables.properties_of([turn.label]) == store.passages.properties_of([turn.label])
+        assert "speaker: Dana" in tables.properties_of([turn.label])[turn.label]
+
+        settled(write_note("Turn.md", speaker_turn("Emil")), age=100)
+        indexed = vaultmem_process(vault_dir, "index")
+        assert indexed.returncode == 0, indexed.stderr
+        assert "speaker: Emil" in tables.properties_of([turn.label])[turn.label]
+        assert valued("what did Emil plan at the harbor market") and not valued("what did Dana plan at the harbor market")

@@ -17,7 +17,7 @@ import pytest
 from helpers import NOW, copy_sample_vault, write_vault
 from vaultmem import Vault
 from vaultmem.ranking import (NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, chance_lowering, chance_share, counted_passages, for_many_passages,
-                              fuse, grouped_note_scores, hit_score, note_scores, probability, zscores)
+                              fuse, grouped_note_scores, grouped_scores_for_many_passages, hit_score, note_scores, probability, zscores)
 from vaultmem.search import search_filters
 
 MEMORIES = (
@@ -297,6 +297,32 @@ def test_note_scores_in_numpy_are_the_tuples_loop_exactly() -> None:
         assert [(hit.label, hit.passage, repr(hit.score)) for hit in found] == \
             [(hit.label, hit.passage, repr(hit.score)) for hit in expected]
     assert grouped_note_scores(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32)) == []
+
+
+def test_notes_lowered_for_their_passages_in_numpy_are_the_tuples_loop_exactly() -> None:
+    # The vector side lowers its notes by grouped_scores_for_many_passages (stop 40, a search's CPU
+    # at 10,000 notes): the same hits, passages and floats as for_many_passages over
+    # grouped_note_scores — ties, zeros, notes no count is known for (one passage), limits.
+    rng = np.random.default_rng(11)
+    for trial in range(600):
+        count = int(rng.integers(0, 80))
+        labels = rng.permutation(100_000)[:count].astype(np.int64)
+        notes = rng.integers(0, count // 3 + 1, count).astype(np.int64)
+        scores = (rng.normal(0.3, 0.2, count) if trial % 3 else
+                  rng.choice([0.5, 0.25, -0.0, 0.0, -0.1, 0.3], count)).astype(np.float32)
+        counts = {int(note): int(rng.choice([1, 2, 3, 7, 40, 5084])) for note in set(notes.tolist()) if rng.random() < 0.8}
+        limit = (None, 1, 5, 100)[trial % 4]
+        spread = (0.055, 0.0, 0.2)[trial % 3]
+        expected = for_many_passages(grouped_note_scores(labels, notes, scores), counts, spread, limit)
+
+        def counted(wanted: np.ndarray, counts: dict[int, int] = counts) -> np.ndarray:
+            return np.array([counts.get(note, 0) for note in wanted.tolist()], dtype=np.int64)
+
+        found = grouped_scores_for_many_passages(labels, notes, scores, counted, spread, limit)
+        assert [(hit.label, hit.passage, repr(hit.score)) for hit in found] == \
+            [(hit.label, hit.passage, repr(hit.score)) for hit in expected]
+    assert grouped_scores_for_many_passages(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32),
+                                            lambda wanted: np.zeros(len(wanted), np.int64), 0.055) == []
 
 
 def test_what_a_note_scores_by_chance_grows_with_its_passages_and_is_nothing_for_one() -> None:

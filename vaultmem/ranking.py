@@ -37,7 +37,7 @@ adr/0004-hybrid-ranking.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from statistics import NormalDist
@@ -142,6 +142,31 @@ def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarra
     by their negated score then label."""
     if not len(labels):
         return []
+    note_of, values, passage_of = _grouped_scores(labels, notes, scores)
+    return _side_hits(note_of, values, passage_of, limit)
+
+
+def grouped_scores_for_many_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray,
+                                     counts: Callable[[np.ndarray], np.ndarray], spread: float,
+                                     limit: int | None = None) -> list[SideHit]:
+    """``for_many_passages(grouped_note_scores(labels, notes, scores), counts, spread, limit)`` in
+    numpy: the same SideHits, the same floats — each note's score less its passage count's
+    :func:`chance_lowering` (one float64 subtraction, as the Python one), ordered by that then
+    label, SideHits made for the first ``limit`` only. ``counts`` gives the passage count of each
+    of an array of notes (0: none known, counted as one passage, as ``counts.get(label, 1)``).
+    Made a SideHit each for ~300 notes, then lowered and sorted as tuples, that took ~0.9 ms of a
+    search at 10,000 notes."""
+    if not len(labels):
+        return []
+    note_of, values, passage_of = _grouped_scores(labels, notes, scores)
+    counted = np.maximum(counts(note_of), 1)
+    distinct, where = np.unique(counted, return_inverse=True)
+    lowering = np.array([chance_lowering(int(count), spread) for count in distinct.tolist()], dtype=np.float64)
+    return _side_hits(note_of, values - lowering[where.reshape(-1)], passage_of, limit)
+
+
+def _grouped_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each note's :func:`note_scores` score and best passage, as arrays: (notes, scores, passages)."""
     values = np.asarray(scores).astype(np.float64)
     order = np.lexsort((labels, -values, notes))  # counted_passages' order: by note, best first, ties by label
     grouped = notes[order]
@@ -154,11 +179,15 @@ def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarra
         held = sizes > offset
         later = ranked[starts[held] + offset]
         following[held] = following[held] + np.where(later > 0.0, later, 0.0)
-    negated = -(best + NEXT_SHARE * following)
-    note_of = grouped[starts]
-    kept = np.lexsort((note_of, negated))[:limit]  # by score, then note (note_scores' sort of (negated, note, passage))
-    return [SideHit(note, -value, passage) for note, value, passage in
-            zip(note_of[kept].tolist(), negated[kept].tolist(), labels[order][starts][kept].tolist(), strict=True)]
+    # note_scores keeps -(best + share × following) and its SideHit the negation of that: the same float.
+    return grouped[starts], best + NEXT_SHARE * following, labels[order][starts]
+
+
+def _side_hits(note_of: np.ndarray, values: np.ndarray, passage_of: np.ndarray, limit: int | None) -> list[SideHit]:
+    """SideHits of the first ``limit`` notes by value (highest first), then label."""
+    kept = np.lexsort((note_of, -values))[:limit]
+    return [SideHit(note, value, passage) for note, value, passage in
+            zip(note_of[kept].tolist(), values[kept].tolist(), passage_of[kept].tolist(), strict=True)]
 
 
 def chance_share(count: int) -> float:

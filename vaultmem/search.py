@@ -102,9 +102,9 @@ from .ranking import (
     Fused,
     SideHit,
     chance_lowering,
-    for_many_passages,
     fuse,
     grouped_note_scores,
+    grouped_scores_for_many_passages,
     hit_score,
     match_kind,
     note_scores,
@@ -941,7 +941,7 @@ class Searcher:
         words = query_words(query, self.store.passages.languages())
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
         proposed = {hit.label for hit in (*vectors, *text)}
-        valued = valued_notes(query, self.store.passages.properties_of(sorted(proposed)))
+        valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
@@ -1216,8 +1216,8 @@ class Searcher:
             return grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores, limit)
         # Every note scored, then each lowered by what its passage count scores by chance, then
         # the first `limit`: a book pasted into one note must not keep a place by its length.
-        hits = grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores)
-        return for_many_passages(hits, self.passage_table.current().counts([hit.label for hit in hits]), spread, limit)
+        return grouped_scores_for_many_passages(found_labels, owners_by_label(labels, owners, found_labels), scores,
+                                                self.passage_table.current().count_array, spread, limit)
 
     def chance_lowering(self, label: int) -> tuple[int, float]:
         """Note ``label``'s passage count and what the vector side takes off its score for it
