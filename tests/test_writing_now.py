@@ -174,3 +174,35 @@ def test_an_announcement_left_by_a_killed_writer_is_not_believed(vault: Path) ->
         hits = opened.search("compost bin shed", k=1)
     assert [hit.path for hit in hits] == ["memories/left.md"]
     assert not hits.warnings
+
+
+def test_a_killed_writers_announcement_is_not_believed_when_its_pid_runs_another_process(vault: Path) -> None:
+    """A writer killed (``kill -9``) while it indexes a big note leaves ``.vaultmem/writing``
+    naming its pid. Once the system gives that pid to another process, the pid "runs" again:
+    every read waited 2 s for the dead writer and answered without the note, saying it was still
+    being indexed. The writer's lock on the file went with it, and that is what a reader asks."""
+    writer = start_writer(vault)
+    announcement = vault / ".vaultmem" / ANNOUNCEMENT
+    try:
+        wait_until(lambda: (vault / BIG_NOTE).exists() and BIG_NOTE in announcement.read_text(encoding="utf-8"),
+                   timeout=60, what="the writer's announcement of its note")
+    finally:
+        writer.kill()  # SIGKILL: no withdraw, no finally
+        writer.wait()
+    left = announcement.read_text(encoding="utf-8")
+    assert left.startswith(f"{writer.pid} ")
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        # The dead writer's pid, now another process's (what pid reuse does; here written into
+        # the file the killed writer left, as the system cannot be asked to reuse a pid).
+        announcement.write_text(left.replace(f"{writer.pid} ", f"{other.pid} ", 1), encoding="utf-8")
+        with Vault(vault) as opened:
+            started = time.monotonic()
+            hits = opened.search("huge sensor log reading nominal", k=1)
+            took = time.monotonic() - started
+    finally:
+        other.kill()
+        other.wait()
+    assert [hit.path for hit in hits] == [BIG_NOTE]
+    assert not [warning for warning in hits.warnings if "still indexing" in warning], hits.warnings
+    assert took < 20, f"the read took {took:.1f} s"

@@ -85,6 +85,36 @@ def try_lock(descriptor: int) -> bool:
     return True
 
 
+def take_lock(descriptor: int) -> bool:
+    """Hold an exclusive lock on ``descriptor`` (flock; waits while another holds it) until it is
+    closed, when the system lets it go, however its process ends (``kill -9`` too). False where
+    none can be taken: Windows (no flock), a file system that refuses it (``ENOLCK``)."""
+    if sys.platform == "win32":
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+    except OSError:
+        return False
+    return True
+
+
+def locked_by_another(descriptor: int) -> bool | None:
+    """Whether another open of this file holds a lock on it (:func:`take_lock`), asked with a
+    shared lock taken and let go at once; None where that cannot be asked (Windows, a file
+    system that refuses flock). Unlike a pid, a lock ends with its process: a pid the system
+    has since given to another process still "runs"."""
+    if sys.platform == "win32":
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    fcntl.flock(descriptor, fcntl.LOCK_UN)
+    return False
+
+
 def process_running(pid: int) -> bool:
     """Whether a process ``pid`` runs on this machine; one of another user's counts (it may be a
     vaultmem run by them), as does a platform where the signal cannot ask. Never on Windows,
