@@ -220,3 +220,18 @@ def test_a_change_among_names_whose_numbers_read_alike_reaches_them_all_and_the_
     turns = sorted(turn_order(path) for path in ["c/t1.md", "c/t2.md", "c/t02.md", "c/t3.md", "c/t4.md", "c/t5.md"])
     # t2 and t02 share place 1 (by the order they were indexed in): an edit of the second reached t3 only
     assert affected(turns, ["c/t02.md"]) == affected(turns, ["c/t2.md"]) == {1, 2, 3, 4}
+
+
+def test_a_note_whose_name_holds_superscript_digits_between_numbers_is_indexed_beside_turns(tmp_path: Path) -> None:
+    """``1²3.md``: ``²`` is a digit to ``str.isdigit`` but no number to ``int`` (nor to ``\\d``).
+    In a vault with turns, every index that saw such a note changed failed with a traceback
+    ("invalid literal for int() with base 10: '²'") and left the index behind the files."""
+    write_vault(tmp_path, {**CHAT, "notes/area 1²3.md": "---\ntitle: Area\n---\nThe flat measures about eighty m².\n",
+                           "chat/2024-03-04/t13²5.md": _turn("Ana", "The flat measures about eighty m²?")})
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        write_file(tmp_path, "notes/area 1²3.md", "---\ntitle: Area\n---\nThe flat measures about ninety m².\n")
+        vault.index()
+        hits = vault.search("flat ninety", k=1, now=NOW)
+    assert [hit.path for hit in hits] == ["notes/area 1²3.md"]
+    assert turn_order("chat/t13²5.md") == ("chat", ((0, "t"), (13, ""), (0, "²"), (5, ""), (0, ".md")))

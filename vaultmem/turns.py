@@ -46,7 +46,7 @@ def is_turn(props_text: str) -> bool:
 def turn_order(path: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     """A note's folder, then its file name with its numbers read as numbers: a folder's turns in this order."""
     folder, _, name = path.rpartition("/")
-    return folder, tuple((int(part), "") if part.isdigit() else (0, part) for part in _NUMBER.split(name.casefold()) if part)
+    return folder, tuple((int(part), "") if part.isdecimal() else (0, part) for part in _NUMBER.split(name.casefold()) if part)
 
 
 def order_key(path: str) -> bytes:
