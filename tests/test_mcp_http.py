@@ -291,6 +291,18 @@ def test_a_token_sent_with_bearer_twice_in_quotes_or_without_the_scheme_is_told_
         run(scenario, server.url)
 
 
+def test_a_token_sent_after_more_than_one_space_is_accepted(vault_dir: Path, tmp_path: Path) -> None:
+    """RFC 6750: ``credentials = "Bearer" 1*SP b64token``. The SDK cuts "Bearer " (seven characters)
+    and the rest held the extra spaces: the right token was refused with 401, "the token sent is
+    not this server's"."""
+    async def scenario(url: str) -> None:
+        async with session(url, token=f"  {TOKEN}") as opened:
+            assert {tool.name for tool in (await opened.list_tools()).tools} == TOOLS
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
 def test_the_address_with_a_trailing_slash_is_served_as_mcp_not_redirected_before_the_token_check(
         vault_dir: Path, tmp_path: Path) -> None:
     """Starlette answered ``/mcp/`` with a 307 to ``http://…/mcp`` before the token was checked: behind

@@ -163,6 +163,10 @@ class StaticToken:
         self._digest = hashlib.sha256(token.encode("utf-8")).digest()
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        # What follows "Bearer " (the SDK cuts seven characters): RFC 6750 allows more than one
+        # space before the token, and a token holds none (read_token), so they are no part of it.
+        # Was: "Bearer  <token>" refused, told "the token sent is not this server's" — it was.
+        token = token.lstrip(" ")
         presented = hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
         if not hmac.compare_digest(presented, self._digest):
             return None
