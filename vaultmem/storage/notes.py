@@ -500,6 +500,10 @@ class NoteStore:
         """Is any note a conversation turn (turns.py)? One look-up of the turns' index."""
         return self.db.execute("SELECT 1 FROM notes WHERE turn_key IS NOT NULL LIMIT 1").fetchone() is not None
 
+    def turn_paths(self) -> list[str]:
+        """The paths of every conversation turn (turns.py)."""
+        return [str(path) for (path,) in self.db.execute("SELECT path FROM notes WHERE turn_key IS NOT NULL")]
+
     def turns_in(self, keys: tuple[bytes, bytes]) -> list[tuple[int, str]]:
         """(label, path) of the turns whose keys are from ``keys[0]`` on and before ``keys[1]``
         (a folder's: turns.folder_keys), in their order (ties: by label)."""
