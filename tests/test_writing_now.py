@@ -206,3 +206,42 @@ def test_a_killed_writers_announcement_is_not_believed_when_its_pid_runs_another
     assert [hit.path for hit in hits] == [BIG_NOTE]
     assert not [warning for warning in hits.warnings if "still indexing" in warning], hits.warnings
     assert took < 20, f"the read took {took:.1f} s"
+
+
+HOLDER = """
+import fcntl, os, sys, time
+descriptor = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(descriptor, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock on Windows: the pid is asked there, as before")
+def test_a_lock_another_process_keeps_is_seen_and_never_makes_a_writer_hang(tmp_path: Path) -> None:
+    """A process forked from a killed writer may keep its lock on ``.vaultmem/writing``: the next
+    writer gives up waiting for it after lock_files.TAKE_LOCK_SECONDS (and announces all the
+    same) rather than hang its write; a reader sees the lock held, and free once it is let go."""
+    from vaultmem.lock_files import TAKE_LOCK_SECONDS, locked_by_another, take_lock
+
+    path = tmp_path / ANNOUNCEMENT
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        descriptor = os.open(path, os.O_RDWR)
+        try:
+            started = time.monotonic()
+            assert take_lock(descriptor) is False
+            assert TAKE_LOCK_SECONDS <= time.monotonic() - started < TAKE_LOCK_SECONDS + 5
+            assert locked_by_another(descriptor) is True
+        finally:
+            os.close(descriptor)
+    finally:
+        holder.kill()
+        holder.wait()
+    descriptor = os.open(path, os.O_RDWR)
+    try:
+        assert locked_by_another(descriptor) is False
+        assert take_lock(descriptor) is True
+    finally:
+        os.close(descriptor)
