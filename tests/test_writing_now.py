@@ -184,8 +184,8 @@ def test_a_killed_writers_announcement_is_not_believed_when_its_pid_runs_another
     writer = start_writer(vault)
     announcement = vault / ".vaultmem" / ANNOUNCEMENT
     try:
-        wait_until(lambda: (vault / BIG_NOTE).exists() and BIG_NOTE in announcement.read_text(encoding="utf-8"),
-                   timeout=60, what="the writer's announcement of its note")
+        wait_until(lambda: BIG_NOTE in _text_or_none(announcement), timeout=60, interval=0.005,
+                   what="the writer's announcement of its note")
     finally:
         writer.kill()  # SIGKILL: no withdraw, no finally
         writer.wait()
@@ -245,3 +245,11 @@ def test_a_lock_another_process_keeps_is_seen_and_never_makes_a_writer_hang(tmp_
         assert take_lock(descriptor) is True
     finally:
         os.close(descriptor)
+
+
+def _text_or_none(path: Path) -> str:
+    """What ``path`` holds, or "" while it is not there (the note lands before it is announced)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
