@@ -282,6 +282,7 @@ def test_a_token_sent_with_bearer_twice_in_quotes_or_without_the_scheme_is_told_
                                      (f'Bearer "{TOKEN}"', "in quotes"),
                                      (TOKEN, "does not start with 'Bearer '"),
                                      (f"Token {TOKEN}", "does not start with 'Bearer '"),
+                                     ("Bearer", "no token after it"),  # "Bearer " as the server reads it
                                      ("Bearer wrong-horse-battery-staple-4711", "the token sent is not this server's")):
             message = await refusal_message(url, authorization)
             assert message.startswith("401 Unauthorized: ") and words in message, (authorization, message)

@@ -330,6 +330,11 @@ def what_was_sent(authorization: str | None) -> str:
     if scheme.lower() != "bearer":
         return "the Authorization header does not start with 'Bearer ' (a token alone, or another scheme, is not read)"
     token = token.strip()
+    if not token:
+        # A client whose token setting is empty (an unset variable in its config) sends "Bearer "
+        # (the server reads "Bearer"): told "the token sent is not this server's", it looked for a
+        # wrong token rather than a missing one.
+        return "the header holds 'Bearer' and no token after it (is the client's token setting empty?)"
     if token.lower().startswith("bearer "):
         return "the header says Bearer twice ('Bearer Bearer …'): send the token alone after one 'Bearer '"
     if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
