@@ -282,10 +282,23 @@ def test_a_token_sent_with_bearer_twice_in_quotes_or_without_the_scheme_is_told_
                                      (f'Bearer "{TOKEN}"', "in quotes"),
                                      (TOKEN, "does not start with 'Bearer '"),
                                      (f"Token {TOKEN}", "does not start with 'Bearer '"),
+                                     ("Bearer", "no token after it"),  # "Bearer " as the server reads it
                                      ("Bearer wrong-horse-battery-staple-4711", "the token sent is not this server's")):
             message = await refusal_message(url, authorization)
             assert message.startswith("401 Unauthorized: ") and words in message, (authorization, message)
             assert TOKEN not in message
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
+def test_a_token_sent_after_more_than_one_space_is_accepted(vault_dir: Path, tmp_path: Path) -> None:
+    """RFC 6750: ``credentials = "Bearer" 1*SP b64token``. The SDK cuts "Bearer " (seven characters)
+    and the rest held the extra spaces: the right token was refused with 401, "the token sent is
+    not this server's"."""
+    async def scenario(url: str) -> None:
+        async with session(url, token=f"  {TOKEN}") as opened:
+            assert {tool.name for tool in (await opened.list_tools()).tools} == TOOLS
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)

@@ -13,12 +13,14 @@ commit a file it did not write", and the laptop that pulls the vault never got t
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import git, init_repo
+from helpers import REPO, git, init_repo
 from mcp_client import run, serve
 from vaultmem import Vault
 
@@ -141,3 +143,39 @@ def test_a_garbled_list_of_left_out_notes_is_said_and_commits_go_on(repo: Path, 
     assert other.commit is not None
     assert "own-uncommitted.json" in caplog.text and "`git status` shows them" in caplog.text, caplog.text
     assert not tracked(repo, dentist.path)  # not taken on the word of a file vaultmem cannot vouch for
+
+
+KILLED_MID_SAVE = """
+import os, sys, time
+from pathlib import Path
+from vaultmem import own_uncommitted
+def stopped(*args, **kwargs):
+    print("written", flush=True)
+    time.sleep(60)  # killed here: between the temp file's write and its rename
+os.replace = stopped
+own_uncommitted.save(Path(sys.argv[1]), {"memories/dentist.md": "0" * 40})
+"""
+
+
+def test_the_temp_file_of_a_list_save_killed_midway_is_removed_by_the_next_commit(vault_dir: Path) -> None:
+    """A vaultmem killed (``kill -9``) while it saved ``own-uncommitted.json`` left its temp file
+    in ``.vaultmem/`` for good: no sweep knew its name (the checks file's copy of the same code
+    did). Both now save through state_json, whose temp files the next commit removes."""
+    init_repo(vault_dir)
+    (vault_dir / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    commit_all(vault_dir, "first")
+    state = vault_dir / ".vaultmem"
+    state.mkdir(exist_ok=True)
+    saving = subprocess.Popen([sys.executable, "-c", KILLED_MID_SAVE, str(state)], stdout=subprocess.PIPE,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        assert saving.stdout is not None and saving.stdout.readline() == b"written\n"
+    finally:
+        saving.kill()
+        saving.wait()
+    left = [name for name in os.listdir(state) if name.startswith("own-uncommitted.json.")]
+    assert len(left) == 1 and left[0].startswith(f"own-uncommitted.json.{saving.pid}-")
+    with Vault(vault_dir) as vault:
+        written = vault.remember("Dentist on Friday at nine.", title="Dentist", now=NOW)
+    assert written.commit is not None
+    assert not [name for name in os.listdir(state) if name.startswith("own-uncommitted.json.")]

@@ -174,3 +174,82 @@ def test_an_announcement_left_by_a_killed_writer_is_not_believed(vault: Path) ->
         hits = opened.search("compost bin shed", k=1)
     assert [hit.path for hit in hits] == ["memories/left.md"]
     assert not hits.warnings
+
+
+def test_a_killed_writers_announcement_is_not_believed_when_its_pid_runs_another_process(vault: Path) -> None:
+    """A writer killed (``kill -9``) while it indexes a big note leaves ``.vaultmem/writing``
+    naming its pid. Once the system gives that pid to another process, the pid "runs" again:
+    every read waited 2 s for the dead writer and answered without the note, saying it was still
+    being indexed. The writer's lock on the file went with it, and that is what a reader asks."""
+    writer = start_writer(vault)
+    announcement = vault / ".vaultmem" / ANNOUNCEMENT
+    try:
+        wait_until(lambda: BIG_NOTE in _text_or_none(announcement), timeout=60, interval=0.005,
+                   what="the writer's announcement of its note")
+    finally:
+        writer.kill()  # SIGKILL: no withdraw, no finally
+        writer.wait()
+    left = announcement.read_text(encoding="utf-8")
+    assert left.startswith(f"{writer.pid} ")
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        # The dead writer's pid, now another process's (what pid reuse does; here written into
+        # the file the killed writer left, as the system cannot be asked to reuse a pid).
+        announcement.write_text(left.replace(f"{writer.pid} ", f"{other.pid} ", 1), encoding="utf-8")
+        with Vault(vault) as opened:
+            started = time.monotonic()
+            hits = opened.search("huge sensor log reading nominal", k=1)
+            took = time.monotonic() - started
+    finally:
+        other.kill()
+        other.wait()
+    assert [hit.path for hit in hits] == [BIG_NOTE]
+    assert not [warning for warning in hits.warnings if "still indexing" in warning], hits.warnings
+    assert took < 20, f"the read took {took:.1f} s"
+
+
+HOLDER = """
+import fcntl, os, sys, time
+descriptor = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(descriptor, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock on Windows: the pid is asked there, as before")
+def test_a_lock_another_process_keeps_is_seen_and_never_makes_a_writer_hang(tmp_path: Path) -> None:
+    """A process forked from a killed writer may keep its lock on ``.vaultmem/writing``: the next
+    writer gives up waiting for it after lock_files.TAKE_LOCK_SECONDS (and announces all the
+    same) rather than hang its write; a reader sees the lock held, and free once it is let go."""
+    from vaultmem.lock_files import TAKE_LOCK_SECONDS, locked_by_another, take_lock
+
+    path = tmp_path / ANNOUNCEMENT
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        descriptor = os.open(path, os.O_RDWR)
+        try:
+            started = time.monotonic()
+            assert take_lock(descriptor) is False
+            assert TAKE_LOCK_SECONDS <= time.monotonic() - started < TAKE_LOCK_SECONDS + 5
+            assert locked_by_another(descriptor) is True
+        finally:
+            os.close(descriptor)
+    finally:
+        holder.kill()
+        holder.wait()
+    descriptor = os.open(path, os.O_RDWR)
+    try:
+        assert locked_by_another(descriptor) is False
+        assert take_lock(descriptor) is True
+    finally:
+        os.close(descriptor)
+
+
+def _text_or_none(path: Path) -> str:
+    """What ``path`` holds, or "" while it is not there (the note lands before it is announced)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""

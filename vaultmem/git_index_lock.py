@@ -50,8 +50,11 @@ def own_name(path: Path, kind: str) -> Path:
 # pointed at a commit (and the lock git writes it through), the index set aside, a lock taken aside.
 _BESIDE_INDEX = r"\.(?:vaultmem|vaultmem-was)-{ids}(?:\.lock)?|\.lock\.vaultmem-left-{ids}"
 # What a commit makes in ``.vaultmem/``: its private index (with git's lock of it and the three
-# files of a merge: gitops) and the new checks file (index_checks.py).
+# files of a merge: gitops) and the new checks file (index_checks.py, through state_json).
 _IN_LOCK_DIR = r"-{ids}(?:\.lock|\.ours|\.base|\.theirs)?|-checks\.json\.{ids}"
+# The new list of vaultmem's notes left out of a commit (own_uncommitted.py, through state_json):
+# before stop 40 a commit killed while writing it left its temp file for good.
+_OWN_UNCOMMITTED_NEW = r"\.{ids}"
 # "PID-HOST-RANDOM" (since stop 38), or "PID-RANDOM" as an older vaultmem named them.
 _IDS = r"(?P<pid>[0-9]+)-(?:(?P<host>[0-9a-f]{8})-)?[0-9a-f]{8}"
 
@@ -61,6 +64,7 @@ def remove_leftovers(index: Path, lock_dir: Path) -> None:
     (``.vaultmem/``): each an index-sized file nothing names (:func:`remove_left_by_dead_processes`)."""
     remove_left_by_dead_processes(index.parent, leftover_pattern(index.name, _BESIDE_INDEX))
     remove_left_by_dead_processes(lock_dir, leftover_pattern("git-index", _IN_LOCK_DIR))
+    remove_left_by_dead_processes(lock_dir, leftover_pattern("own-uncommitted.json", _OWN_UNCOMMITTED_NEW))
 
 
 def leftover_pattern(base: str, suffixes: str) -> re.Pattern[str]:

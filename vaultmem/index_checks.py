@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .git_index_lock import HOST_TAG
+from . import state_json
 
 FILE_NAME = "git-index-checks.json"
 # How long after vaultmem's commit git's index may be written by a command that read it before:
@@ -140,13 +138,4 @@ def _entry(value: object) -> Entry:
 
 def save(lock_dir: Path, sets: Sequence[IndexSet]) -> None:
     """Write the checks still open (the newest :data:`KEPT`), atomically; no file when none."""
-    path = lock_dir / FILE_NAME
-    if not sets:
-        path.unlink(missing_ok=True)
-        return
-    temporary = path.with_name(f"{path.name}.{os.getpid()}-{HOST_TAG}-{secrets.token_hex(4)}")
-    try:
-        temporary.write_text(json.dumps([record.as_json() for record in sets[-KEPT:]]), encoding="utf-8")
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    state_json.save(lock_dir / FILE_NAME, [record.as_json() for record in sets[-KEPT:]])

@@ -12,6 +12,7 @@ adr/0008): one worker thread that never touches SQLite.
 from __future__ import annotations
 
 import os
+import secrets
 import stat as stat_module
 import time
 import unicodedata
@@ -240,6 +241,11 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
     )
 
 
+def _run_mark() -> str:
+    """A mark of one reconcile or sync, said in the index while it owes turns their turns-before."""
+    return f"{os.getpid()}-{secrets.token_hex(6)}"
+
+
 WHOLE_CHAIN_AT = 64  # changed places in one chain (turns.chain_keys) from which its turns are read at once, not around each
 
 
@@ -260,6 +266,7 @@ class Indexer:
                  before_reembedding: Callable[[str], None] | None = None) -> None:
         self.paths = paths
         self.store = store
+        self._run = _run_mark()  # this reconcile's or sync's mark (each starts a new one): _owe_turns
         self._embedder = embedder
         self.embedder_identity = embedder_identity
         # Called with the stored embedder's identity before the vectors of another are dropped:
@@ -283,6 +290,7 @@ class Indexer:
 
     def _reconcile(self, progress: Callable[[int, int], Progress] | None, completes_rebuild: bool) -> IndexReport:
         report = IndexReport()
+        self._run = _run_mark()
         report.rebuilt = self._reset_if_embedder_changed()
         self.paths.refresh()  # a folder excluded since the last run leaves the index now
         exclusions, daily = self.paths.exclusions, self.paths.daily
@@ -429,6 +437,7 @@ class Indexer:
         waited for this many seconds, then named in ``report.elsewhere`` if still not indexed —
         instead of being read and embedded a second time beside it (writing_now.py)."""
         report = IndexReport()
+        self._run = _run_mark()
         known = {path: state for path in set(relatives) if (state := self._state(path))}
         present: list[FileStat] = []
         gone: dict[str, FileState] = {}
@@ -491,11 +500,30 @@ class Indexer:
         their texts (a vault with no turn: one look-up, no write lock). Read under the write
         lock: another process may write the same folder meanwhile."""
         written = [*report.added, *report.updated, *(new for _, new in report.moved)]
-        if not (written or report.turn_places_left) or not self.store.notes.has_turns():
+        owed_by = self.store.meta.turns_owed_by()
+        if not (written or report.turn_places_left) and owed_by is None:
+            return
+        if not self.store.notes.has_turns():
+            if owed_by is not None:
+                self.store.meta.clear_turns_owed()
             return
         with self.store.transaction():
+            owed_by = self.store.meta.turns_owed_by()
             places = [*self.store.notes.turn_keys_at(written), *report.turn_places_left]
+            if owed_by is not None and owed_by != self._run:
+                # Another run wrote notes and did not get here: killed (or Ctrl-C) between its
+                # chunks and this step, its turns kept the turns-before of their last index (a
+                # first index cut short: none) for good, as nothing of theirs looked changed again.
+                places = [*places, *self.store.notes.turn_keys()]
             self.store.passages.set_turn_contexts(self._turns_before_changed(places))
+            if owed_by is not None:
+                self.store.meta.clear_turns_owed()
+
+    def _owe_turns(self) -> None:
+        """Inside a transaction that wrote or dropped notes: while the index holds turns, say this
+        run owes them their turns-before (:meth:`_hold_turns_before` pays it, in its own transaction)."""
+        if self.store.notes.has_turns():
+            self.store.meta.owe_turns(self._run)
 
     def _turns_before_changed(self, places: Sequence[bytes]) -> dict[int, str]:
         """Passage label → the ``context`` its row should hold and does not, for the turns whose
@@ -632,6 +660,7 @@ class Indexer:
                 self.store.notes.touch(state.label, row.mtime_ns, row.size)  # the settled stat
             for item in pending:
                 self._write(item, report)
+            self._owe_turns()
 
     def _read(self, stat: FileStat, existing: FileState | None, problems: list[Problem]) -> _Pending | None:
         read_started_ns = time.time_ns()
@@ -759,6 +788,8 @@ class Indexer:
             self.store.tasks.delete_for_notes(labels)
             self.store.vectors.delete(labels)
             self.store.passage_vectors.delete(self.store.passages.delete_for_notes(labels))
+            if gone:
+                self._owe_turns()
         report.removed.extend(sorted(state.path for state in gone))
         vanished.by_path.clear()
 

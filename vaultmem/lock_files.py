@@ -15,6 +15,7 @@ import errno
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 from .errors import UnsafeLockFile
@@ -28,6 +29,8 @@ else:
 # the platform has no such flag: Windows, whose callers check the name first).
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 POLL_SECONDS = 0.05  # how often a wait for a lock held by another looks again
+TAKE_LOCK_SECONDS = 0.5  # take_lock's longest wait: a reader's shared lock lasts microseconds
+TAKE_LOCK_POLL_SECONDS = 0.001
 
 
 def open_lock_file(path: Path, mode: int = 0o644) -> int:
@@ -83,6 +86,43 @@ def try_lock(descriptor: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def take_lock(descriptor: int, wait_seconds: float = TAKE_LOCK_SECONDS) -> bool:
+    """Hold an exclusive lock on ``descriptor`` (flock) until it is closed, when the system lets
+    it go however its process ends (``kill -9`` too); False when none could be taken within
+    ``wait_seconds`` (readers hold a shared one for an instant: :func:`locked_by_another`), on
+    Windows (no flock) or on a file system that refuses it (``ENOLCK``). Never waits longer: a
+    process forked from a killed holder may keep its lock alive, and a write must not hang on it."""
+    if sys.platform == "win32":
+        return False
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            if try_lock(descriptor):
+                return True
+        except OSError:
+            return False
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(TAKE_LOCK_POLL_SECONDS)
+
+
+def locked_by_another(descriptor: int) -> bool | None:
+    """Whether another open of this file holds a lock on it (:func:`take_lock`), asked with a
+    shared lock taken and let go at once; None where that cannot be asked (Windows, a file
+    system that refuses flock). Unlike a pid, a lock ends with its process: a pid the system
+    has since given to another process still "runs"."""
+    if sys.platform == "win32":
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    fcntl.flock(descriptor, fcntl.LOCK_UN)
+    return False
 
 
 def process_running(pid: int) -> bool:

@@ -163,6 +163,10 @@ class StaticToken:
         self._digest = hashlib.sha256(token.encode("utf-8")).digest()
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        # What follows "Bearer " (the SDK cuts seven characters): RFC 6750 allows more than one
+        # space before the token, and a token holds none (read_token), so they are no part of it.
+        # Was: "Bearer  <token>" refused, told "the token sent is not this server's" — it was.
+        token = token.lstrip(" ")
         presented = hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
         if not hmac.compare_digest(presented, self._digest):
             return None
@@ -326,6 +330,11 @@ def what_was_sent(authorization: str | None) -> str:
     if scheme.lower() != "bearer":
         return "the Authorization header does not start with 'Bearer ' (a token alone, or another scheme, is not read)"
     token = token.strip()
+    if not token:
+        # A client whose token setting is empty (an unset variable in its config) sends "Bearer "
+        # (the server reads "Bearer"): told "the token sent is not this server's", it looked for a
+        # wrong token rather than a missing one.
+        return "the header holds 'Bearer' and no token after it (is the client's token setting empty?)"
     if token.lower().startswith("bearer "):
         return "the header says Bearer twice ('Bearer Bearer …'): send the token alone after one 'Bearer '"
     if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
-from .git_index_lock import HOST_TAG
+from . import state_json
 
 FILE_NAME = "own-uncommitted.json"
 KEPT = 1000  # notes kept at once: more is a vault where git has not taken a commit for weeks
@@ -67,13 +65,4 @@ def _checked(records: object) -> dict[str, str]:
 
 def save(lock_dir: Path, pending: Mapping[str, str]) -> None:
     """Write ``pending`` atomically (the newest :data:`KEPT`); no file when it is empty."""
-    path = lock_dir / FILE_NAME
-    if not pending:
-        path.unlink(missing_ok=True)
-        return
-    temporary = path.with_name(f"{path.name}.{os.getpid()}-{HOST_TAG}-{secrets.token_hex(4)}")
-    try:
-        temporary.write_text(json.dumps(dict(list(pending.items())[-KEPT:])), encoding="utf-8")
-        temporary.replace(path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    state_json.save(lock_dir / FILE_NAME, dict(list(pending.items())[-KEPT:]))

@@ -245,13 +245,35 @@ def unsaid(old_body: str, new_text: str) -> Unsaid:
     superseded by "Maya's locker is 27." hid the gym too, and the answer said only "superseded"
     (an agent trial: the lessons' day changed, their fee went with it). Words, not meaning: the
     fact that was replaced is listed too (it is not said in the new text either), so the caller
-    reads the list and remembers again what still holds. Pure and linear in the two texts."""
-    known = f" {normalize(new_text)} "
+    reads the list and remembers again what still holds. Pure; about linear in the two texts
+    (:class:`_WordRuns`)."""
+    known = _WordRuns(normalize(new_text).split())
     said = {sentence_words(statement) for statement in _statements(new_text)}
     missing = [statement for statement in _statements(without_field_lines(old_body))
-               if (key := normalize(statement)) and f" {key} " not in known and sentence_words(statement) not in said]
+               if (key := normalize(statement)) and not known.holds(key.split(" ")) and sentence_words(statement) not in said]
     missing = unique(missing)
     return Unsaid(tuple(missing[:UNSAID_SHOWN]), max(len(missing) - UNSAID_SHOWN, 0))
+
+
+class _WordRuns:
+    """Whether a run of words is in a text's words, in order and next to each other. Looked for as
+    a substring of the text (``" a b " in " … "``), each of a retired note's statements cost a scan
+    of the whole new text: a 680 KB log superseded by another took 2.2 s of CPU under the write
+    lock, a 5 MB one minutes. Here a run is looked for only where its rarest word stands."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = words
+        self.places: dict[str, list[int]] = {}
+        for place, word in enumerate(words):
+            self.places.setdefault(word, []).append(place)
+
+    def holds(self, run: Sequence[str]) -> bool:
+        offsets = [self.places.get(word) for word in run]
+        if not run or any(places is None for places in offsets):
+            return False
+        offset = min(range(len(run)), key=lambda index: len(offsets[index] or ()))
+        return any(self.words[start:start + len(run)] == run
+                   for start in (place - offset for place in offsets[offset] or ()) if start >= 0)
 
 
 def _statements(text: str) -> list[str]:

@@ -168,7 +168,7 @@ def _place(meta: Mapping[str, object]) -> bytes:
 
 def _name(name: str) -> bytes:
     parts = (part for part in _NUMBER.split(name.casefold()) if part)
-    return b"".join(_number(int(part)) if part.isdigit() else _ended(part) for part in parts)
+    return b"".join(_number(int(part)) if part.isdecimal() else _ended(part) for part in parts)
 
 
 def folder_keys(folder: str) -> tuple[bytes, bytes]:

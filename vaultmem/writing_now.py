@@ -6,7 +6,9 @@ them changed: a recall in another process (or on another thread) used to read an
 file itself, beside the writer — a trial's 5 MB note made a recall over MCP wait 23.9 s, and the
 writer's own call took twice as long. The write now lists the paths it has changed in
 ``.vaultmem/writing`` (one line for the writer, then one JSON string per path, appended as it
-records each change; removed before the lock is let go). A reader that finds one of those paths
+records each change; flocked by the writer while it writes, so a reader knows a writer killed
+mid-write by its lock being gone, not by its pid, which the system gives to other processes;
+removed before the lock is let go). A reader that finds one of those paths
 changed, and big (:data:`LEAVE_BYTES`), waits a little for the writer (:data:`WAIT_SECONDS`):
 often the writer has indexed it by then, and nothing is read twice. Otherwise the reader answers from the index as it is and says
 which notes are missing and who is indexing them; they stay owed to the next read.
@@ -25,7 +27,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .lock_files import NOFOLLOW, open_plain_file, process_running
+from .lock_files import NOFOLLOW, locked_by_another, open_plain_file, process_running, take_lock
 
 ANNOUNCEMENT = "writing"
 # Only a file this big is left to its writer: reading and embedding it again costs about a second
@@ -76,6 +78,10 @@ class Announcer:
         try:
             if self._descriptor is None:
                 self._descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | NOFOLLOW, FILE_MODE)
+                # Locked before the first line is written, and held until withdraw (or the end of
+                # this process, however it ends): a reader that finds the line and no lock knows
+                # the writer is gone, whatever runs under its pid now (writer_now).
+                take_lock(self._descriptor)
                 os.write(self._descriptor, f"{os.getpid()} {threading.get_ident()}\n".encode())
             # One write per call, each line whole: a reader ignores a last line without its newline.
             os.write(self._descriptor, "".join(json.dumps(path) + "\n" for path in new).encode())
@@ -95,13 +101,15 @@ class Announcer:
 
 def writer_now(state_dir: Path) -> Writer | None:
     """The write in progress elsewhere (another process, or another thread of this one), or None:
-    none announced, the announcing process is gone (killed mid-write), or it is this thread."""
+    none announced, the announcing writer is gone (done, or killed mid-write: its lock on the file
+    went with it), or it is this thread."""
     try:
         descriptor = open_plain_file(state_dir / ANNOUNCEMENT, os.O_RDONLY)
         if descriptor is None:
             return None
         with os.fdopen(descriptor, "rb") as file:
             text = file.read().decode(errors="replace")
+            locked = locked_by_another(file.fileno())
     except OSError:
         # None announced (the usual case: ENOENT), or unreadable: the reader indexes what changed
         # itself, as before this file existed — slower when a writer is at it, never wrong.
@@ -114,7 +122,13 @@ def writer_now(state_dir: Path) -> Writer | None:
         return None  # being written this instant, or not ours: the reader indexes as before
     if writer.is_this_thread:
         return None
-    if writer.pid != os.getpid():
+    if locked is False:
+        # Its writer locked it before writing the line read, and the lock is gone: the write is
+        # over, or its process was killed mid-write. Asked by its pid, a killed writer whose pid
+        # the system had given to another process since was taken for a live one: every read
+        # of a big note it named waited 2 s and said the note was still being indexed.
+        return None
+    if locked is None and writer.pid != os.getpid():  # no lock to ask (Windows, a file system without flock)
         if sys.platform == "win32":
             return None  # no safe way to ask whether it still runs (os.kill ends it there): index it here, as before
         if not process_running(writer.pid):

@@ -34,6 +34,10 @@ GIT_DATES_KEY = "git_dates"  # the HEAD the dates git gave were read under (git_
 LINKED_NOTES_KEY = "linked_notes"  # JSON [[link, note], ...]: the symlinked note files the last walk met (paths.Scan)
 LINKS_OUT_KEY = "links_out"  # JSON [link, ...]: the note files the last walk met that are symlinks out of the vault
 READER_KEY = "reader"  # the rules its rows were made under: searchable.INDEX_RULES (reader and embed recipe)
+# Set (to the run's own mark) in each transaction that writes or drops notes while the index holds
+# conversation turns, cleared with the turns-before those changes call for (indexer._hold_turns_before):
+# found set by another run, that run was killed between the two, and every turn's is written again.
+TURNS_OWED_KEY = "turns_owed"
 LOCK_FILE_MODE = 0o644
 
 
@@ -81,6 +85,21 @@ class MetaStore:
         stored = json.dumps(list(links), ensure_ascii=False)
         if self.get(LINKS_OUT_KEY) != stored:
             self.set(LINKS_OUT_KEY, stored)
+
+    def owe_turns(self, run: str) -> None:
+        """Say (inside the transaction that writes notes) that run ``run`` owes turns their
+        turns-before, unless a run has said so already and not paid: its mark is kept, so the
+        next payment knows another run's debt is in it (one that was killed owes every turn)."""
+        with self.db.transaction():
+            self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (TURNS_OWED_KEY, run))
+
+    def turns_owed_by(self) -> str | None:
+        """The run that last said it owes turns their turns-before, or None: none owed."""
+        return self.get(TURNS_OWED_KEY)
+
+    def clear_turns_owed(self) -> None:
+        with self.db.transaction():
+            self.db.execute("DELETE FROM meta WHERE key = ?", (TURNS_OWED_KEY,))
 
     def mark_indexed(self, completes_rebuild: bool) -> None:
         """Record that the index holds every note. Only the reconcile that finishes a rebuild

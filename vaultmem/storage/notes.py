@@ -500,6 +500,10 @@ class NoteStore:
         """Is any note a conversation turn (turns.py)? One look-up of the turns' index."""
         return self.db.execute("SELECT 1 FROM notes WHERE turn_key IS NOT NULL LIMIT 1").fetchone() is not None
 
+    def turn_keys(self) -> list[bytes]:
+        """The keys of every conversation turn (turns.order_key)."""
+        return [bytes(key) for (key,) in self.db.execute("SELECT turn_key FROM notes WHERE turn_key IS NOT NULL")]
+
     def turns_in(self, keys: tuple[bytes, bytes]) -> list[tuple[int, bytes]]:
         """(label, key) of the turns whose keys are from ``keys[0]`` on and before ``keys[1]``
         (a chain's: turns.chain_keys), in their order (ties: by label)."""
