@@ -310,6 +310,41 @@ def test_a_journal_is_titled_and_found_as_logseq_titles_it(vault_dir: Path, conf
     assert run_json(root, "get", "journals/2022_05_17")["title"] == "Release day"  # its own title:: wins
 
 
+@pytest.mark.parametrize(("config_edn", "file_name", "title"), [
+    # Logseq's format since 0.8.9: `___` is a namespace's `/`, other characters are percent-encoded.
+    ("{:meta/version 1\n :file/name-format :triple-lowbar}\n", "Academic___Learning Roadmap.md", "Academic/Learning Roadmap"),
+    ("{:meta/version 1\n :file/name-format :triple-lowbar}\n", "Article___Why Always Paulis%3F.md", "Article/Why Always Paulis?"),
+    ("{:meta/version 1\n :file/name-format :triple-lowbar}\n", "caf%C3%A9 ___ notes.md", "café / notes"),
+    # An older graph (no :file/name-format; a commented one does not count): `.` is the namespace's `/`.
+    ("{:meta/version 1\n ;; :file/name-format :triple-lowbar\n}\n", "Academic.Learning Roadmap.md", "Academic/Learning Roadmap"),
+])
+def test_a_page_without_a_title_is_titled_and_found_by_the_name_logseq_reads_in_its_file_name(
+        vault_dir: Path, config_edn: str, file_name: str, title: str) -> None:
+    """Was (s40, a public Logseq graph): ``pages/Academic___Learning Roadmap.md`` was titled
+    "Academic___Learning Roadmap", and ``get "Academic/Learning Roadmap"``, the page's name in
+    Logseq, found nothing. A page's own ``title::`` still wins, and its file name still names it."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": config_edn,
+                                   f"pages/{file_name}": "- the fundamentals before the research topics\n",
+                                   "pages/Apache Flink%2FSQL.md": FLINK})
+    run_cli(root, "index")
+    page = run_json(root, "get", title)
+    assert (page["path"], page["title"]) == (f"pages/{file_name}", title)
+    assert run_json(root, "get", f"pages/{file_name}")["title"] == title
+    [hit] = run_json(root, "search", "fundamentals research topics", "-k", "1")
+    assert hit["title"] == title
+    assert run_json(root, "get", "Flink SQL")["title"] == "Apache Flink/SQL"  # its title:: wins
+
+
+def test_a_folder_of_notes_that_is_no_logseq_graph_keeps_its_file_names_as_titles(vault_dir: Path) -> None:
+    """Only a graph's pages are read as Logseq reads file names: elsewhere ``a___b.md`` and
+    ``v1.2 notes.md`` are titled as written."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "a___b.md": "- one\n",
+                                   "v1.2 notes.md": "- two\n"})
+    run_cli(root, "index")
+    assert run_json(root, "get", "a___b.md")["title"] == "a___b"
+    assert run_json(root, "get", "v1.2 notes.md")["title"] == "v1.2 notes"
+
+
 def test_a_new_text_written_as_a_whole_page_must_keep_the_pages_vaultmem_id(vault_dir: Path) -> None:
     """A text opening with property lines replaces the page's lines (how a `tags::` line is
     changed); one that drops ``vaultmem-id::`` would cost the memory its id, and is refused."""

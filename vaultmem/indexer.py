@@ -20,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from .daily_format import DailyFormat, dated_folders, titled_as_journal
+from .daily_format import DailyFormat, dated_folders, titled_as_in_logseq
 from .dating import GIT_SOURCE, DateProperties, made_moment, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .exclusions import Exclusions
@@ -637,7 +637,7 @@ class Indexer:
         except OSError as error:
             problems.append(Problem(stat.path, "file", f"cannot read: {error.strerror}", "fix the file's permissions"))
             return None
-        note = titled_as_journal(parse_note(stat.path, raw), self.paths.daily)
+        note = titled_as_in_logseq(parse_note(stat.path, raw), self.paths.daily)
         problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
