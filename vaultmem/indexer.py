@@ -641,7 +641,7 @@ class Indexer:
         problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
+                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta), self.paths.daily.maker == "Logseq"), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], force: bool = False) -> int:
         """Give the items that need them their vectors; how many were embedded."""

@@ -338,7 +338,9 @@ from .spelled_days import value_date
 # 118: a page of a Logseq graph without a title of its own is titled as Logseq names it from its file name, by the
 #     graph's :file/name-format (logseq_pages.py: `Academic___Learning Roadmap.md` is "Academic/Learning Roadmap",
 #     `Paulis%3F.md` "Paulis?"). Such pages are embedded again (their title changed).
-READER_VERSION = "118"
+# 119: in a Logseq graph a block opening with a task marker (`- LATER …`, `- DONE …`) is a task, its `SCHEDULED:` and
+#     `DEADLINE:` lines its days (task_dates.logseq_task_lines). Nothing is embedded again.
+READER_VERSION = "119"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
