@@ -106,6 +106,22 @@ def test_snippets_leave_out_logseqs_block_ids_and_uuid_references(vault_dir: Pat
         assert noise not in hit["snippet"], noise
 
 
+def test_snippets_leave_out_a_blocks_logbook_drawer(vault_dir: Path) -> None:
+    """Was (s40, a public Logseq graph): a hit read "LATER Reread … :LOGBOOK: CLOCK: [2022-12-15
+    Thu 09:47:52] :END: No need to …": Logseq folds a block's logbook away."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "journals/2022_12_15.md": (
+                                       "- TODO-list\n\t- LATER Reread abstract algebra Galois theory part.\n"
+                                       "\t  :LOGBOOK:\n\t  CLOCK: [2022-12-15 Thu 09:47:52]\n"
+                                       "\t  CLOCK: [2022-12-14 Wed 10:00:00]--[2022-12-14 Wed 10:05:00] =>  00:05:00\n"
+                                       "\t  :END:\n\t\t- No need to understand everything.\n")})
+    run_cli(root, "index")
+    [hit] = run_json(root, "search", "reread abstract algebra galois theory", "-k", "1")
+    assert "Reread abstract algebra Galois theory part. No need to understand everything." in hit["snippet"], hit["snippet"]
+    for noise in (":LOGBOOK:", "CLOCK:", ":END:", "09:47:52"):
+        assert noise not in hit["snippet"], noise
+
+
 def test_a_tag_revised_onto_a_page_goes_on_its_tags_line_and_the_page_keeps_its_title_and_aliases(vault_dir: Path) -> None:
     """Was: ``revise --tag flink`` wrote a YAML block above the page's ``key::`` lines; Logseq
     then showed the YAML as text and the page had two property blocks (adr/0028)."""

@@ -204,6 +204,10 @@ _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 # Obsidian's id of the block above (a callout's, a list's, a table's) goes on a line of its own,
 # which reading view never shows: it read "…contained in $A$. ^97b1eb · Closed Set" (a trial on a math vault).
 _LONE_BLOCK_ID = re.compile(r"\^[\w-]+")
+# A Logseq block's logbook, a drawer Logseq folds away: `:LOGBOOK:`, its `CLOCK: [2022-12-15 Thu
+# 09:47:52]` lines (`--[…] =>  00:05:00` once stopped) and `:END:`. Was: a journal's hit read
+# "LATER Reread … :LOGBOOK: CLOCK: [2022-12-15 Thu 09:47:52] :END: No need to …" (s40).
+_LOGBOOK_LINE = re.compile(r":LOGBOOK:|:END:|CLOCK:[ \t]*\[[0-9]{4}-[0-9]{2}-[0-9]{2}[^\]]*\](?:--\[[^\]]*\][ \t]*=>[ \t]*[0-9:]+)?")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
@@ -982,6 +986,8 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     if not in_math and _is_metadata_line(stripped):
         return " ".join(_inline(stripped).split()), METADATA, in_math
     if not in_math and stripped.startswith("^") and _LONE_BLOCK_ID.fullmatch(stripped):
+        return "", BLOCK, in_math
+    if not in_math and stripped[0] in ":C" and _LOGBOOK_LINE.fullmatch(stripped):
         return "", BLOCK, in_math
     kind = PROSE
     if stripped.startswith(">"):
