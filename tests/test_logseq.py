@@ -51,6 +51,17 @@ def test_logseqs_own_folder_in_a_graph_holds_no_notes(vault_dir: Path) -> None:
     assert "the page itself is in pages/" in refused.stderr
 
 
+def test_a_graphs_logseq_folder_holding_no_note_is_not_reported_as_excluded(vault_dir: Path) -> None:
+    """Was (s40): every index of a graph whose ``logseq/`` held only config.edn ended with "not
+    notes (excluded): 0 file(s): logseq/ (Logseq's own folder 'logseq')"; with a page backup in it,
+    the line still names the folder and its count."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Cargo.md": CARGO})
+    assert "not notes (excluded)" not in run_cli(root, "index").stdout
+    write_vault(vault_dir, {"logseq/bak/pages/Cargo/2022-05-01T10_11_12.345Z.Desktop.md": CARGO})
+    assert "not notes (excluded): 1 file(s): logseq/ (Logseq's own folder 'logseq')" in run_cli(root, "index").stdout
+
+
 def test_a_folder_named_logseq_outside_a_logseq_graph_still_holds_notes(vault_dir: Path) -> None:
     root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n',
                                    "logseq/evaluation.md": "Logseq versus Obsidian: outliner first"})

@@ -525,8 +525,11 @@ def render_problems(problems: list[Problem]) -> None:
 def render_excluded(not_notes: NotNotes) -> None:
     """A line each: what the vault's exclusions left out, and the files named like notes
     that are not (``Note.MD``) — a few of them named, never a warning per file."""
+    # A folder holding no note file left nothing out: a graph's logseq/ with only config.edn was
+    # "not notes (excluded): 0 file(s): logseq/ (…)" after every index (s40).
     parts = [f"{folder.path}/ ({folder.rule})" if folder.files == not_notes.excluded_files  # the count said once
-             else f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in not_notes.excluded_folders]
+             else f"{folder.path}/ ({folder.files} file(s); {folder.rule})"
+             for folder in not_notes.excluded_folders if folder.files]
     for group in not_notes.excluded_by_rule:
         more = f" and {group.files - len(group.named)} more" if group.files > len(group.named) else ""
         parts.append(f"{', '.join(group.named)}{more} ({group.rule})")
