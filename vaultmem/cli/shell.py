@@ -96,7 +96,7 @@ class Context:
         try:
             return vault.paths.from_shell(reference, Path.cwd())
         except (PathOutsideVault, UsageError):  # outside the vault, or a folder: unless a note answers to it
-            if _answers_to(vault, reference):
+            if answers_to(vault, reference):
                 return reference
             raise
 
@@ -174,7 +174,7 @@ def is_shell_path(reference: str) -> bool:
     return reference in (".", "..") or reference.startswith(starts) or os.path.isabs(reference)
 
 
-def _answers_to(vault: Vault, reference: str) -> bool:
+def answers_to(vault: Vault, reference: str) -> bool:
     """Does a note answer to ``reference`` (its id, an id it carries, an alias, a title)? Several
     do: yes, and the command says they are several."""
     from ..resolution import RELATIVE_LINK
