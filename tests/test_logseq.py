@@ -133,6 +133,19 @@ def test_snippets_leave_out_a_blocks_logbook_drawer(vault_dir: Path) -> None:
         assert noise not in hit["snippet"], noise
 
 
+def test_snippets_show_a_heading_block_without_its_marks(vault_dir: Path) -> None:
+    """Was (s40, a public Logseq graph): "### Exploration · Learn new topics and new tools. …" and
+    "# Mathematics #card": a block written ``- ### Exploration`` is a heading Logseq shows without
+    its ``#`` marks. A ``#tag`` opening a block stays a tag."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Roadmap.md": ("- # Principles\n\t- ### Exploration\n\t\t- Learn new topics and new tools.\n"
+                                                        "\t- #card Algebraic Geometry\n")})
+    run_cli(root, "index")
+    [hit] = run_json(root, "search", "learn new topics and new tools exploration", "-k", "1")
+    assert "Principles · Exploration · Learn new topics and new tools." in hit["snippet"], hit["snippet"]
+    assert "#" not in hit["snippet"].replace("#card", ""), hit["snippet"]
+
+
 def test_a_tag_revised_onto_a_page_goes_on_its_tags_line_and_the_page_keeps_its_title_and_aliases(vault_dir: Path) -> None:
     """Was: ``revise --tag flink`` wrote a YAML block above the page's ``key::`` lines; Logseq
     then showed the YAML as text and the page had two property blocks (adr/0028)."""

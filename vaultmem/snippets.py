@@ -1006,6 +1006,10 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     elif _BULLET.match(stripped):
         item = _BULLET.sub("", stripped, count=1)
         item = _roam_task_marker(item) if item.startswith("{{") else item
+        if item.startswith("#") and (heading_item := HEADING_LINE.match(item)) is not None:
+            # A heading as a list item's text (`- ### Basics`: Logseq's heading block; Obsidian renders
+            # it so too): its words, not its marks. Was "### Exploration · Learn new topics" (s40).
+            item = heading_item.group(2)
         stripped, kind = _OPEN_TASK_BOX.sub("", item, count=1), ITEM
     elif _NUMBERED.match(stripped):
         kind = ITEM
