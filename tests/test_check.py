@@ -413,6 +413,22 @@ def test_a_fix_check_fix_refuses_is_never_advised_and_says_only_what_to_correct(
     assert "run `vaultmem check --fix` to stamp" not in text
 
 
+@pytest.mark.parametrize("placeholder", ["YYYY-MM-DD", "DD/MM/YYYY", "YYYY-MM-DDTHH:mm", "dd.MM.yyyy"])
+def test_a_date_property_holding_a_dates_format_is_told_as_a_templates_placeholder(
+        vault_dir: Path, write_note, placeholder: str) -> None:
+    """Was (s40, a Spanish vault's ``decisions/_template.md``: ``date: YYYY-MM-DD``): check told to
+    "write it as 2026-11-30", as if the template were a note, and not how to leave it out."""
+    write_note("decisions/_template.md", f"---\ntitle: ADR-NNN — <decisión en una frase>\ndate: {placeholder}\n---\n## Contexto\n")
+    write_note("decisions/ADR-002.md", "---\ntitle: ADR-002\ndate: 2026-13-45\n---\n## Contexto\n")
+    report = run_json(vault_dir, "check")
+    problems = {problem["path"]: problem for problem in report["problems"]}
+    template = problems["decisions/_template.md"]
+    assert template["field"] == "date"
+    assert f"'{placeholder}', a date's format where the date goes (a template's placeholder?)" in template["message"]
+    assert template["fix"].startswith('if this note is a template, add it to exclude in .vaultmem.toml ("/decisions/_template.md")')
+    assert "which is not a date" in problems["decisions/ADR-002.md"]["message"]  # a mistyped day is still told so
+
+
 def test_a_date_that_is_no_day_costs_the_note_only_that_field(vault_dir: Path, write_note) -> None:
     # The safe loader raised for the whole block: title, tags and layer were lost with the typo,
     # and check advised quoting values containing ': '.

@@ -137,6 +137,18 @@ def test_cli_json_prints_path_in_answer_ranks_and_plain_sentence_reasons(vault: 
     assert missing.exit_code == 1 and "no note matches" in missing.stderr
 
 
+def test_the_query_typed_before_the_note_is_refused_with_the_command_the_other_way_round(vault: Vault) -> None:
+    """Was (s40): ``explain "a fishmonger wants …" decisions/ADR-031….md``, the order ``search``
+    takes its words in, said "no note matches 'a fishmonger wants …'" and listed every way of
+    naming a note."""
+    swapped = run_cli(vault.root, "explain", "flight to Berlin", "scratch/flight-berlin", "--as-of", NOW)
+    assert swapped.exit_code == 2, swapped.output
+    assert ("explain takes the note first, then the query: 'flight to Berlin' names no note and 'scratch/flight-berlin' "
+            "does; run `vaultmem explain scratch/flight-berlin 'flight to Berlin'`") in swapped.stderr
+    neither = run_cli(vault.root, "explain", "no/such/note", "coffee")  # a query that names no note either: as before
+    assert neither.exit_code == 1 and "no note matches 'no/such/note'" in neither.stderr
+
+
 def test_a_note_asked_for_by_its_name_says_the_name_match_lifted_it(tmp_path: Path, wordllama: object) -> None:
     import shutil
 

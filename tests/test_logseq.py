@@ -51,6 +51,17 @@ def test_logseqs_own_folder_in_a_graph_holds_no_notes(vault_dir: Path) -> None:
     assert "the page itself is in pages/" in refused.stderr
 
 
+def test_a_graphs_logseq_folder_holding_no_note_is_not_reported_as_excluded(vault_dir: Path) -> None:
+    """Was (s40): every index of a graph whose ``logseq/`` held only config.edn ended with "not
+    notes (excluded): 0 file(s): logseq/ (Logseq's own folder 'logseq')"; with a page backup in it,
+    the line still names the folder and its count."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Cargo.md": CARGO})
+    assert "not notes (excluded)" not in run_cli(root, "index").stdout
+    write_vault(vault_dir, {"logseq/bak/pages/Cargo/2022-05-01T10_11_12.345Z.Desktop.md": CARGO})
+    assert "not notes (excluded): 1 file(s): logseq/ (Logseq's own folder 'logseq')" in run_cli(root, "index").stdout
+
+
 def test_a_folder_named_logseq_outside_a_logseq_graph_still_holds_notes(vault_dir: Path) -> None:
     root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n',
                                    "logseq/evaluation.md": "Logseq versus Obsidian: outliner first"})
@@ -104,6 +115,35 @@ def test_snippets_leave_out_logseqs_block_ids_and_uuid_references(vault_dir: Pat
     assert "ask for more from the compiler, see" in hit["snippet"]
     for noise in ("id::", "collapsed::", "((", "621b05d", "{{embed"):
         assert noise not in hit["snippet"], noise
+
+
+def test_snippets_leave_out_a_blocks_logbook_drawer(vault_dir: Path) -> None:
+    """Was (s40, a public Logseq graph): a hit read "LATER Reread … :LOGBOOK: CLOCK: [2022-12-15
+    Thu 09:47:52] :END: No need to …": Logseq folds a block's logbook away."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "journals/2022_12_15.md": (
+                                       "- TODO-list\n\t- LATER Reread abstract algebra Galois theory part.\n"
+                                       "\t  :LOGBOOK:\n\t  CLOCK: [2022-12-15 Thu 09:47:52]\n"
+                                       "\t  CLOCK: [2022-12-14 Wed 10:00:00]--[2022-12-14 Wed 10:05:00] =>  00:05:00\n"
+                                       "\t  :END:\n\t\t- No need to understand everything.\n")})
+    run_cli(root, "index")
+    [hit] = run_json(root, "search", "reread abstract algebra galois theory", "-k", "1")
+    assert "Reread abstract algebra Galois theory part. No need to understand everything." in hit["snippet"], hit["snippet"]
+    for noise in (":LOGBOOK:", "CLOCK:", ":END:", "09:47:52"):
+        assert noise not in hit["snippet"], noise
+
+
+def test_snippets_show_a_heading_block_without_its_marks(vault_dir: Path) -> None:
+    """Was (s40, a public Logseq graph): "### Exploration · Learn new topics and new tools. …" and
+    "# Mathematics #card": a block written ``- ### Exploration`` is a heading Logseq shows without
+    its ``#`` marks. A ``#tag`` opening a block stays a tag."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Roadmap.md": ("- # Principles\n\t- ### Exploration\n\t\t- Learn new topics and new tools.\n"
+                                                        "\t- #card Algebraic Geometry\n")})
+    run_cli(root, "index")
+    [hit] = run_json(root, "search", "learn new topics and new tools exploration", "-k", "1")
+    assert "Principles · Exploration · Learn new topics and new tools." in hit["snippet"], hit["snippet"]
+    assert "#" not in hit["snippet"].replace("#card", ""), hit["snippet"]
 
 
 def test_a_tag_revised_onto_a_page_goes_on_its_tags_line_and_the_page_keeps_its_title_and_aliases(vault_dir: Path) -> None:
@@ -308,6 +348,41 @@ def test_a_journal_is_titled_and_found_as_logseq_titles_it(vault_dir: Path, conf
     [hit] = run_json(root, "search", "mold linking", "-k", "1")
     assert hit["title"] == title
     assert run_json(root, "get", "journals/2022_05_17")["title"] == "Release day"  # its own title:: wins
+
+
+@pytest.mark.parametrize(("config_edn", "file_name", "title"), [
+    # Logseq's format since 0.8.9: `___` is a namespace's `/`, other characters are percent-encoded.
+    ("{:meta/version 1\n :file/name-format :triple-lowbar}\n", "Academic___Learning Roadmap.md", "Academic/Learning Roadmap"),
+    ("{:meta/version 1\n :file/name-format :triple-lowbar}\n", "Article___Why Always Paulis%3F.md", "Article/Why Always Paulis?"),
+    ("{:meta/version 1\n :file/name-format :triple-lowbar}\n", "caf%C3%A9 ___ notes.md", "café / notes"),
+    # An older graph (no :file/name-format; a commented one does not count): `.` is the namespace's `/`.
+    ("{:meta/version 1\n ;; :file/name-format :triple-lowbar\n}\n", "Academic.Learning Roadmap.md", "Academic/Learning Roadmap"),
+])
+def test_a_page_without_a_title_is_titled_and_found_by_the_name_logseq_reads_in_its_file_name(
+        vault_dir: Path, config_edn: str, file_name: str, title: str) -> None:
+    """Was (s40, a public Logseq graph): ``pages/Academic___Learning Roadmap.md`` was titled
+    "Academic___Learning Roadmap", and ``get "Academic/Learning Roadmap"``, the page's name in
+    Logseq, found nothing. A page's own ``title::`` still wins, and its file name still names it."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": config_edn,
+                                   f"pages/{file_name}": "- the fundamentals before the research topics\n",
+                                   "pages/Apache Flink%2FSQL.md": FLINK})
+    run_cli(root, "index")
+    page = run_json(root, "get", title)
+    assert (page["path"], page["title"]) == (f"pages/{file_name}", title)
+    assert run_json(root, "get", f"pages/{file_name}")["title"] == title
+    [hit] = run_json(root, "search", "fundamentals research topics", "-k", "1")
+    assert hit["title"] == title
+    assert run_json(root, "get", "Flink SQL")["title"] == "Apache Flink/SQL"  # its title:: wins
+
+
+def test_a_folder_of_notes_that_is_no_logseq_graph_keeps_its_file_names_as_titles(vault_dir: Path) -> None:
+    """Only a graph's pages are read as Logseq reads file names: elsewhere ``a___b.md`` and
+    ``v1.2 notes.md`` are titled as written."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "a___b.md": "- one\n",
+                                   "v1.2 notes.md": "- two\n"})
+    run_cli(root, "index")
+    assert run_json(root, "get", "a___b.md")["title"] == "a___b"
+    assert run_json(root, "get", "v1.2 notes.md")["title"] == "v1.2 notes"
 
 
 def test_a_new_text_written_as_a_whole_page_must_keep_the_pages_vaultmem_id(vault_dir: Path) -> None:

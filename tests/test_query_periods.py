@@ -42,6 +42,12 @@ def daily_vault(root: Path) -> Path:
     ("что было в прошлую пятницу", "last friday"),
     ("що я робив минулої п'ятниці", "last friday"),
     ("Вчора", "yesterday"),
+    # s40: a month with its year, in English and the languages whose month names notes are dated by.
+    ("decisiones de agosto de 2026", "2026-08"),
+    ("what did we decide in August 2026", "2026-08"),
+    ("réunions de février 2025", "2025-02"),
+    ("Termine im März 2024", "2024-03"),
+    ("notes from june, 2025", "2025-06"),
 ])
 def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: str, bound: str) -> None:
     period = period_in_query(query)
@@ -53,7 +59,8 @@ def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: 
 
 @pytest.mark.parametrize("query", ["dentist", "the last weekend", "holiday", "todays", "hier", "morgen früh",
                                    "last seen", "next steps", "what happened in the last month of 2024",
-                                   "the last Friday of the month", "the last week of the trip"])
+                                   "the last Friday of the month", "the last week of the trip",
+                                   "August", "Agosto Rossi 2026 invoice", "august 20260", "the 2026 August plan"])
 def test_words_that_name_no_period_give_no_hint(query: str) -> None:
     assert period_in_query(query) is None
     assert period_hint(query, None, None) is None

@@ -104,6 +104,41 @@ def test_roam_tasks_are_listed_by_the_tasks_surface(tmp_path: Path) -> None:
     assert listed(root, status="done") == [("August 3rd, 2020.md", 2)]
 
 
+LOGSEQ_JOURNAL = ("- TODO-list\n"
+                  "\t- LATER Reread abstract algebra Galois theory part.\n"
+                  "\t  :LOGBOOK:\n\t  CLOCK: [2022-12-15 Thu 09:47:52]\n\t  :END:\n"
+                  "\t\t- No need to understand everything.\n"
+                  "\t- LATER Try extensions for toric code ((639a7c9d-c8af-411a-9b3e-45e5cc6792af))\n"
+                  "- NOW [#A] Write up the toric code count\n  SCHEDULED: <2022-12-16 Fri>\n  DEADLINE: <2022-12-20 Tue>\n"
+                  "- DONE Read Kitaev's anyon paper\n- CANCELED Ask about the seminar\n- TODO\n"
+                  "- the TODO word mid-line\n```\n- TODO in code\n```\n")
+
+
+def test_logseq_task_markers_are_tasks_with_their_scheduled_and_deadline_days() -> None:
+    """Was (s40, a public Logseq graph): a journal's ``- LATER …`` blocks and a page's ``- TODO
+    Read Schwartz`` were no tasks, and ``tasks`` said "no tasks" over the graph."""
+    assert task_lines(LOGSEQ_JOURNAL, logseq=True) == [
+        TaskLine(2, " ", "Reread abstract algebra Galois theory part.", {}, None, ()),
+        TaskLine(7, " ", "Try extensions for toric code", {}, None, ()),
+        TaskLine(8, "/", "[#A] Write up the toric code count", {"scheduled": date(2022, 12, 16), "due": date(2022, 12, 20)},
+                 None, ()),
+        TaskLine(11, "x", "Read Kitaev's anyon paper", {}, None, ()),
+        TaskLine(12, "-", "Ask about the seminar", {}, None, ()),
+    ]
+    assert [task.status for task in task_lines(LOGSEQ_JOURNAL, logseq=True)] == ["open", "open", "open", "done", "cancelled"]
+
+
+def test_logseq_task_markers_are_tasks_in_a_graph_only(tmp_path: Path) -> None:
+    """In a graph (``logseq/config.edn``) ``tasks`` lists them; in any other vault "- TODO list for
+    the trip" stays words, as before."""
+    graph = write_vault(tmp_path / "graph", {".vaultmem.toml": CONFIG, "logseq/config.edn": "{:meta/version 1}\n",
+                                             "journals/2022_12_15.md": LOGSEQ_JOURNAL})
+    assert listed(graph) == [("journals/2022_12_15.md", 8), ("journals/2022_12_15.md", 2), ("journals/2022_12_15.md", 7)]
+    assert listed(graph, status="done") == [("journals/2022_12_15.md", 11)]
+    plain = write_vault(tmp_path / "plain", {".vaultmem.toml": CONFIG, "journals/2022_12_15.md": LOGSEQ_JOURNAL})
+    assert listed(plain) == []
+
+
 def test_open_tasks_come_by_due_day_then_path_and_line_with_their_note_and_days(vault: Path) -> None:
     with Vault(vault) as opened:
         found = opened.tasks(now=NOW)

@@ -62,6 +62,7 @@ from .logseq_journals import (
     read_config,
     read_setting,
 )
+from .logseq_pages import name_format, page_name
 from .month_names import (
     MONTH_NAMES,
     SHORT_MONTH_NAMES,
@@ -70,7 +71,7 @@ from .month_names import (
     WEEKDAY_NAMES,
     month_number,
 )
-from .notes import Note, Problem
+from .notes import Note, Problem, file_stem
 from .periods import MONTH, QUARTER, WEEK, YEAR, Span, span_of
 
 COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the community plugins turned on
@@ -436,6 +437,9 @@ class DailyFormat:
     problems: tuple[Problem, ...] = ()
     periods: tuple[PeriodFormat, ...] = ()
     title_format: str = ""  # a Logseq graph's :journal/page-title-format (date-fns): the title a journal shows
+    # A Logseq graph's :file/name-format (logseq_pages.py: "triple-lowbar" or "legacy"), how a page's
+    # file name reads as its title; "" in a vault that is no graph.
+    page_names: str = ""
     # The day weeks start on for `this week` / `last week` (Monday 0 … Sunday 6): the Calendar
     # plugin's weekStart when it names a day, else Monday, the ISO week (adr/0026 "Week start").
     week_start: int = 0
@@ -491,6 +495,8 @@ class DailyFormat:
             parts = {"folder": self.folder, "format": self.moment.text}
             if self.title_format:
                 parts["title"] = self.title_format  # a new one titles the journals anew
+        if self.page_names:
+            parts["pages"] = self.page_names  # a new one titles every page anew: every note is read again
         if self.periods:
             parts["periods"] = [[period.kind, period.folder, period.moment.text] for period in self.periods]
         if self.solar_hijri:
@@ -503,14 +509,18 @@ class DailyFormat:
         return f"{self.moment.text if self.moment else ''} in {where} ({self.settings})"
 
 
-def titled_as_journal(note: Note, daily: DailyFormat) -> Note:
-    """``note`` titled as Logseq shows it when it is a journal of the graph without a title of
-    its own ("May 16th, 2022" for ``journals/2022_05_16.md``); else as it is. Its file name
+def titled_as_in_logseq(note: Note, daily: DailyFormat) -> Note:
+    """``note`` titled as Logseq shows it when it is a note of a graph without a title of its
+    own: a journal by its day ("May 16th, 2022" for ``journals/2022_05_16.md``), a page by its
+    file name read in the graph's ``:file/name-format`` ("Academic/Learning Roadmap" for
+    ``pages/Academic___Learning Roadmap.md``: logseq_pages.py); else as it is. Its file name
     stays a name of it."""
-    if not daily.title_format or "title" in note.meta:
+    if "title" in note.meta:
         return note
-    title = daily.title(note.path)
-    return note if title is None else replace(note, title=title)
+    title = daily.title(note.path) if daily.title_format else None
+    if title is None and daily.page_names and note.path.endswith(".md") and note.title == file_stem(note.path):
+        title = page_name(note.title, daily.page_names)  # one a `name:` property titles keeps it (notes.naming_key)
+    return note if title is None or title == note.title else replace(note, title=title)
 
 
 def dated_folders(fingerprint: str) -> list[str]:
@@ -522,7 +532,7 @@ def dated_folders(fingerprint: str) -> list[str]:
         parts = json.loads(fingerprint)
         folders = [parts["folder"]] if "folder" in parts else []
         folders += [period[1] for period in parts.get("periods", [])]
-        folders += [""] if parts.get("solar_hijri") else []
+        folders += [""] if parts.get("solar_hijri") or parts.get("pages") else []
     except (ValueError, AttributeError, TypeError, KeyError, IndexError):
         return [""]  # not one this version wrote: every note may have been dated by it
     return [folder if isinstance(folder, str) else "" for folder in folders]
@@ -644,9 +654,10 @@ def _logseq_journals(root: Path) -> DailyFormat:
     if pattern is None:
         return DailyFormat(problems=(Problem(LOGSEQ_SETTINGS, ":journal/file-name-format",
                                              f"{short_repr(file_name)} holds a letter vaultmem does not read; journals are dated "
-                                             "by the other rules meanwhile", "use yyyy, MM, dd (Logseq's default is yyyy_MM_dd)"),))
+                                             "by the other rules meanwhile", "use yyyy, MM, dd (Logseq's default is yyyy_MM_dd)"),),
+                           page_names=name_format(edn))
     title = read_setting(edn, ":journal/page-title-format") or DEFAULT_TITLE_FORMAT
-    return replace(_from_moment(folder, pattern), title_format=title)
+    return replace(_from_moment(folder, pattern), title_format=title, page_names=name_format(edn))
 
 
 def _from_moment(folder: str, pattern: str) -> DailyFormat:

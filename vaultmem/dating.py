@@ -106,7 +106,7 @@ from .month_names import (
     weekday_days,
 )
 from .note_numbers import TIMESTAMP_ID, leading_number
-from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, timestamp_or_none
+from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, template_exclusion, timestamp_or_none
 from .notion import path_without_page_ids
 from .period_words import period_in_english
 from .periods import Span, is_period_name, iso_span, span_between
@@ -697,8 +697,18 @@ def _expires_before_its_day(meta: Mapping[str, Any], found: NoteDate, path: str)
                     "this can be ignored")]
 
 
+# A date's format written where the date goes (`date: YYYY-MM-DD`, `created: DD/MM/YYYY HH:mm`): a
+# template's placeholder that a person fills in by hand. Was (s40, a Spanish vault's
+# `decisions/_template.md`): told to "write it as 2026-11-30", as if the template were a note.
+_DATE_FORMAT_PLACEHOLDER = re.compile(r"(?=.*(?:YY|yy|AAAA))(?=.*MM)(?=.*(?:DD|dd))[YyMDdAHhms]+(?:[-/._ :T][YyMDdAHhms]+)*")
+
+
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties, solar_hijri: bool = False) -> Problem:
     named = (f", or leave {key} out of [dates] in .vaultmem.toml" if properties.named else "")
+    if isinstance(value, str) and _DATE_FORMAT_PLACEHOLDER.fullmatch(value.strip()):
+        return Problem(path, key, f"{key} is {short_repr(value)}, a date's format where the date goes (a template's "
+                       "placeholder?): --since/--until (since/until) do not read it",
+                       f"{template_exclusion(path)}; else write the day, as 2026-11-30")
     command = isinstance(value, str) and TEMPLATE_COMMAND.search(value) is not None
     # Told only "write it as 2026-11-30", a person with many such notes (a trial: a GTD note
     # with `Date-creation: <% tp.file.creation_date() %>`) does not learn why they hold it.

@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from .daily_format import DailyFormat, dated_folders, titled_as_journal
+from .daily_format import DailyFormat, dated_folders, titled_as_in_logseq
 from .dating import GIT_SOURCE, DateProperties, made_moment, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .exclusions import Exclusions
@@ -672,11 +672,11 @@ class Indexer:
         except OSError as error:
             problems.append(Problem(stat.path, "file", f"cannot read: {error.strerror}", "fix the file's permissions"))
             return None
-        note = titled_as_journal(parse_note(stat.path, raw), self.paths.daily)
+        note = titled_as_in_logseq(parse_note(stat.path, raw), self.paths.daily)
         problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
+                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta), self.paths.daily.maker == "Logseq"), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], force: bool = False) -> int:
         """Give the items that need them their vectors; how many were embedded."""

@@ -339,7 +339,14 @@ from .spelled_days import value_date
 #     its conversation and session (a chain: no turns before it from another), its time, its number (`turn`, `index`,
 #     `dia_id`); `role: assistant`, or `role`/`author`/`user` beside such a property, names a speaker too. Nothing is
 #     embedded again.
-READER_VERSION = "118"
+# 119: a page of a Logseq graph without a title of its own is titled as Logseq names it from its file name, by the
+#     graph's :file/name-format (logseq_pages.py: `Academic___Learning Roadmap.md` is "Academic/Learning Roadmap",
+#     `Paulis%3F.md` "Paulis?"). Such pages are embedded again (their title changed).
+# 120: in a Logseq graph a block opening with a task marker (`- LATER …`, `- DONE …`) is a task, its `SCHEDULED:` and
+#     `DEADLINE:` lines its days (task_dates.logseq_task_lines). Nothing is embedded again.
+# 121: a date property holding a date's format (`date: YYYY-MM-DD`, a template's placeholder) is said to be one, with
+#     the exclude fix (dating._not_a_date). Nothing is embedded again.
+READER_VERSION = "121"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1306,6 +1313,15 @@ def _unclosed_hint(block: FrontmatterBlock | None) -> str:
     closing = len(lines) + 1  # the opening --- is line 1, the block's lines follow it
     return (f" — is the frontmatter closed? it runs to the --- on line {closing}, past a blank line on line {blank + 2}; "
             "if it ends earlier, add a --- line after its last key")
+
+
+def template_exclusion(relative: str) -> str:
+    """What a problem caused by a template's placeholder tells to do when the note is a template:
+    name it in ``exclude`` (its own pattern, or its templates folder's) or move it into
+    Obsidian's templates folder."""
+    return (f"if this note is a template, add it to exclude in .vaultmem.toml (\"{_exclude_pattern(relative)}\""
+            f"{_templates_folder_pattern(relative)}) or move it into the folder Obsidian's Settings → Templates "
+            "→ Template folder location names (a vault may name none yet)")
 
 
 def _exclude_pattern(relative: str) -> str:

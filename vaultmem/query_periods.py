@@ -10,7 +10,8 @@ warnings, with the bounds that would keep that period's notes: a hint, never a f
 Read: the English periods the bounds take (``today``, ``yesterday``, ``last week``, ``next
 month``, ``last friday`` … dating.py), the same phrases of two words or more in the languages
 period_words.py reads (``la semaine dernière``, ``letzte Woche``), and Chinese, Japanese and
-Korean period words (``上周``). A single foreign word is not read: ``hier`` is French for
+Korean period words (``上周``), and a month named with its year (``August 2026``, ``agosto de
+2026``: the month's bound, ``2026-08``). A single foreign word is not read: ``hier`` is French for
 yesterday and German for here, ``morgen`` German for tomorrow and for morning — except Russian's
 and Ukrainian's (``вчера``, ``вчора``: period_words.SINGLE_WORDS), which no other language here writes.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from .dating import CJK_PERIOD_WORDS
 from .errors import Argument, Spelled
 from .fields import name_key
+from .month_names import MONTH_NAMES
 from .period_words import PERIOD_WORDS, SINGLE_WORDS, phrase_key
 
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -35,6 +37,13 @@ _FOREIGN = sorted((phrase for phrase in PERIOD_WORDS if " " in phrase or phrase 
 # (review, s38: an agent passing it on searched November 2026 for December 2024).
 _PHRASE = re.compile(r"(?<!\w)(" + "|".join([_ENGLISH, *map(re.escape, _FOREIGN)]) + r")(?!\w)(?! of\b)")
 _CJK = re.compile("|".join(map(re.escape, sorted(CJK_PERIOD_WORDS, key=len, reverse=True))))
+# A month named with its year, in the languages month_names.py reads: "August 2026", "agosto de
+# 2026", "im März 2024", "juin, 2025" — the month's bound (2026-08). Full names only: a short one
+# is a word too often ("mar", "sept"). Was (s40, a Spanish vault): "decisiones de agosto de 2026"
+# listed September's and May's notes first and said nothing of --since/--until.
+_MONTH_KEYS = {phrase_key(name): number for name, number in MONTH_NAMES.items()}
+_MONTH_YEAR = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(_MONTH_KEYS, key=len, reverse=True)))
+                         + r"),? (?:(?:de|del|of) )?((?:19|20)[0-9]{2})(?!\w)")
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,9 @@ def period_in_query(query: str) -> QueryPeriod | None:
     if found is not None:
         said = found.group(1)
         return QueryPeriod(said, PERIOD_WORDS.get(said, said))
+    month = _MONTH_YEAR.search(key)
+    if month is not None:
+        return QueryPeriod(month.group(0), f"{month.group(2)}-{_MONTH_KEYS[month.group(1)]:02d}")
     cjk = _CJK.search(query)
     return None if cjk is None else QueryPeriod(cjk.group(0), CJK_PERIOD_WORDS[cjk.group(0)])
 

@@ -204,6 +204,10 @@ _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 # Obsidian's id of the block above (a callout's, a list's, a table's) goes on a line of its own,
 # which reading view never shows: it read "…contained in $A$. ^97b1eb · Closed Set" (a trial on a math vault).
 _LONE_BLOCK_ID = re.compile(r"\^[\w-]+")
+# A Logseq block's logbook, a drawer Logseq folds away: `:LOGBOOK:`, its `CLOCK: [2022-12-15 Thu
+# 09:47:52]` lines (`--[…] =>  00:05:00` once stopped) and `:END:`. Was: a journal's hit read
+# "LATER Reread … :LOGBOOK: CLOCK: [2022-12-15 Thu 09:47:52] :END: No need to …" (s40).
+_LOGBOOK_LINE = re.compile(r":LOGBOOK:|:END:|CLOCK:[ \t]*\[[0-9]{4}-[0-9]{2}-[0-9]{2}[^\]]*\](?:--\[[^\]]*\][ \t]*=>[ \t]*[0-9:]+)?")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
@@ -983,6 +987,8 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
         return " ".join(_inline(stripped).split()), METADATA, in_math
     if not in_math and stripped.startswith("^") and _LONE_BLOCK_ID.fullmatch(stripped):
         return "", BLOCK, in_math
+    if not in_math and stripped[0] in ":C" and _LOGBOOK_LINE.fullmatch(stripped):
+        return "", BLOCK, in_math
     kind = PROSE
     if stripped.startswith(">"):
         stripped = _QUOTE.sub("", stripped)  # a callout's math block is quoted too
@@ -1000,6 +1006,10 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     elif _BULLET.match(stripped):
         item = _BULLET.sub("", stripped, count=1)
         item = _roam_task_marker(item) if item.startswith("{{") else item
+        if item.startswith("#") and (heading_item := HEADING_LINE.match(item)) is not None:
+            # A heading as a list item's text (`- ### Basics`: Logseq's heading block; Obsidian renders
+            # it so too): its words, not its marks. Was "### Exploration · Learn new topics" (s40).
+            item = heading_item.group(2)
         stripped, kind = _OPEN_TASK_BOX.sub("", item, count=1), ITEM
     elif _NUMBERED.match(stripped):
         kind = ITEM

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from .logseq import BLOCK_REFERENCE
 from .markdown import code_ranges, hidden_ranges
 from .notes import inline_tags
 
@@ -30,6 +31,17 @@ from .notes import inline_tags
 _TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+(?:\[(?P<box>[^\]\n])\]|\{\{\{?(?P<roam>\[\[(?:TODO|DONE)\]\]|TODO|DONE)\}\}\}?\}?)"
                        r"[ \t]+(?P<rest>[^\n]*?)\r?$", re.MULTILINE)
 _ROAM_BOXES = {"TODO": " ", "DONE": "x"}
+# A Logseq task: a block whose text opens with a marker (`- LATER Reread Galois theory`, a
+# priority `[#A]` after it perhaps), in a graph only — elsewhere "- TODO list for the trip" is
+# words. Its marker read as the box it means: to do (TODO, LATER, WAITING), in progress (NOW,
+# DOING: the Tasks plugin's `/`), done (`x`) or cancelled (`-`).
+_LOGSEQ_TASK = re.compile(r"^[ \t]*-[ \t]+(?P<marker>TODO|LATER|NOW|DOING|IN-PROGRESS|STARTED|WAITING|WAIT|DONE|CANCELED|CANCELLED)"
+                          r"[ \t]+(?P<rest>[^\n]*?)\r?$", re.MULTILINE)
+LOGSEQ_BOXES = {"TODO": " ", "LATER": " ", "WAITING": " ", "WAIT": " ", "NOW": "/", "DOING": "/", "IN-PROGRESS": "/",
+                "STARTED": "/", "DONE": "x", "CANCELED": "-", "CANCELLED": "-"}
+# Logseq's days of a task, on the lines of its block under it: `SCHEDULED: <2022-12-15 Thu>`, `DEADLINE: <…>`.
+_LOGSEQ_DAY = re.compile(r"^[ \t]*(SCHEDULED|DEADLINE):[ \t]*<([0-9]{4}-[0-9]{2}-[0-9]{2})", re.MULTILINE)
+_LOGSEQ_DAY_KIND = {"SCHEDULED": "scheduled", "DEADLINE": "due"}
 # A one-character box (or Roam's marker) anywhere: most notes hold none, and then nothing else is
 # looked for. Searched from its "[", not from the list marker: 10,000 generated notes (15 MB) took
 # 9 ms, against 117 ms for a pattern starting at every "-", "*" and "+" (the index's cost for notes
@@ -177,13 +189,59 @@ class TaskRules:
         return box not in self.not_tasks and self.global_filter in words
 
 
-def task_lines(body: str, body_line: int = 1, board: bool = False) -> list[TaskLine]:
+def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool = False) -> list[TaskLine]:
     """Every task of ``body``, in order (``body_line``: the file's line the body starts on). A
     task in code (a ```` ```tasks ```` query block too) or in what reading view hides (a ``%%``
     comment) is none; a day that is none (``2025-02-30``) is left out of its days. In a Kanban
     board (``board``: :func:`is_kanban_board`) a card's ``@{2025-03-04}`` (or ``@[[2025-03-04]]``)
-    is its due day, and the ``## `` heading above it its lane. Every box is read: which are
-    tasks under the Tasks plugin's settings (:class:`TaskRules`) is decided when they are asked for."""
+    is its due day, and the ``## `` heading above it its lane. In a Logseq graph (``logseq``) a
+    block opening with a task marker is a task too (:func:`logseq_task_lines`). Every box is read:
+    which are tasks under the Tasks plugin's settings (:class:`TaskRules`) is decided when they
+    are asked for."""
+    if logseq:
+        return sorted([*_box_task_lines(body, body_line, board), *logseq_task_lines(body, body_line)],
+                      key=lambda task: task.line)
+    return _box_task_lines(body, body_line, board)
+
+
+def logseq_task_lines(body: str, body_line: int = 1) -> list[TaskLine]:
+    """The tasks of a Logseq page: each block opening with a marker (``- LATER Reread …``,
+    ``- DONE …``), its marker read as a box (:data:`LOGSEQ_BOXES`), and the ``SCHEDULED:`` and
+    ``DEADLINE:`` days on its block's lines under it as its scheduled and due days. Was: a graph's
+    ``tasks`` said "no tasks" over a journal of ``LATER`` items (s40, a public Logseq graph).
+    Markers in code are none, as boxes are."""
+    if _LOGSEQ_TASK.search(body) is None:
+        return []
+    code = code_ranges(body)
+    found: list[TaskLine] = []
+    for task in _LOGSEQ_TASK.finditer(body):
+        if not task["rest"].strip() or any(start <= task.start() < end for start, end in code):
+            continue
+        line = body_line + body.count("\n", 0, task.start())
+        # A `((uuid))` reference is shown by Logseq as the block it names, never as the uuid.
+        plain = _task_line(LOGSEQ_BOXES[task["marker"]], BLOCK_REFERENCE.sub(" ", task["rest"]), line, False, None)
+        days = {**_logseq_days(body, task.end()), **plain.days}
+        found.append(TaskLine(plain.line, plain.box, plain.text, days, plain.recurrence, plain.tags))
+    return found
+
+
+def _logseq_days(body: str, block_start: int) -> dict[str, date]:
+    """The ``SCHEDULED:`` / ``DEADLINE:`` days on the lines after ``block_start`` that are still
+    its block's (up to the next bullet, a blank line or the end)."""
+    days: dict[str, date] = {}
+    for line in body[block_start:].split("\n")[1:]:
+        if not line.strip() or line.lstrip().startswith("- ") or line.strip() == "-":
+            break
+        matched = _LOGSEQ_DAY.match(line)
+        if matched is not None:
+            try:
+                days.setdefault(_LOGSEQ_DAY_KIND[matched[1]], date.fromisoformat(matched[2]))
+            except ValueError:  # <2022-02-30 …>: no day
+                continue
+    return days
+
+
+def _box_task_lines(body: str, body_line: int, board: bool) -> list[TaskLine]:
     tasks = _tasks(body)
     if not tasks:
         return []

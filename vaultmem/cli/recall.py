@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dating import PERIOD_FORMS, calendar_day
-from ..errors import InvalidTimestamp
+from ..errors import InvalidTimestamp, NoteNotFound, UsageError
 from ..lifecycle import parse_timestamp
 from ..option_names import Surface
 from ..period_words import phrase_key
@@ -20,6 +20,7 @@ from ..snippets import items_text, readable
 from .shell import (
     AS_OF_HELP,
     Context,
+    answers_to,
     as_typed,
     emit_json,
     index_progress,
@@ -227,8 +228,16 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
             include_expired: bool, as_of: str | None, since: str | None, until: str | None, as_json: bool) -> None:
     """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
     with library_errors(as_json):
-        result = obj.vault.explain(obj.note(note), query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
-                                   since=since, until=until, surface=Surface.CLI)  # --json too: what was typed
+        try:
+            result = obj.vault.explain(obj.note(note), query, k=k, layers=layers, tags=tags, include_expired=include_expired,
+                                       now=as_of, since=since, until=until, surface=Surface.CLI)  # --json too: what was typed
+        except NoteNotFound:
+            # The two typed the other way round (`explain "the question" notes/x.md`, as `search` takes
+            # its words first): was "no note matches 'the question'" and every way of naming a note (s40).
+            if not query or not answers_to(obj.vault, query):
+                raise
+            raise UsageError(f"explain takes the note first, then the query: {note!r} names no note and {query!r} does; "
+                             f"run `vaultmem explain {shlex.quote(query)} {shlex.quote(note)}`") from None
     if as_json:
         emit_json(result.as_dict())
         return

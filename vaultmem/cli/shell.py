@@ -96,7 +96,7 @@ class Context:
         try:
             return vault.paths.from_shell(reference, Path.cwd())
         except (PathOutsideVault, UsageError):  # outside the vault, or a folder: unless a note answers to it
-            if _answers_to(vault, reference):
+            if answers_to(vault, reference):
                 return reference
             raise
 
@@ -174,7 +174,7 @@ def is_shell_path(reference: str) -> bool:
     return reference in (".", "..") or reference.startswith(starts) or os.path.isabs(reference)
 
 
-def _answers_to(vault: Vault, reference: str) -> bool:
+def answers_to(vault: Vault, reference: str) -> bool:
     """Does a note answer to ``reference`` (its id, an id it carries, an alias, a title)? Several
     do: yes, and the command says they are several."""
     from ..resolution import RELATIVE_LINK
@@ -525,8 +525,11 @@ def render_problems(problems: list[Problem]) -> None:
 def render_excluded(not_notes: NotNotes) -> None:
     """A line each: what the vault's exclusions left out, and the files named like notes
     that are not (``Note.MD``) — a few of them named, never a warning per file."""
+    # A folder holding no note file left nothing out: a graph's logseq/ with only config.edn was
+    # "not notes (excluded): 0 file(s): logseq/ (…)" after every index (s40).
     parts = [f"{folder.path}/ ({folder.rule})" if folder.files == not_notes.excluded_files  # the count said once
-             else f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in not_notes.excluded_folders]
+             else f"{folder.path}/ ({folder.files} file(s); {folder.rule})"
+             for folder in not_notes.excluded_folders if folder.files]
     for group in not_notes.excluded_by_rule:
         more = f" and {group.files - len(group.named)} more" if group.files > len(group.named) else ""
         parts.append(f"{', '.join(group.named)}{more} ({group.rule})")

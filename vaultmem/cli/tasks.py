@@ -36,7 +36,7 @@ _STATUS_FLAGS = ("open", "done", "cancelled", "overdue", "all")
 def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, cancelled: bool, overdue: bool, all_: bool,
                   due_since: str | None, due_until: str | None, done_since: str | None, done_until: str | None,
                   tags: tuple[str, ...], include_expired: bool, as_of: str | None, k: int, offset: int, as_json: bool) -> None:
-    """List task lines (`- [ ] …`) by due day, then file and line; open ones unless asked.
+    """List task lines (`- [ ] …`; in a Logseq graph `- TODO …`, `- LATER …` too) by due day, then file and line; open ones unless asked.
 
     QUERY may be the question as asked: its periods (due this week, finished yesterday, done on the
     16th, due before Friday, next month, 2026-12-04), status words (open, done, finished, cancelled,
