@@ -49,7 +49,7 @@ from vaultmem import Vault
 from vaultmem.ranking import PROPERTY_BONUS, TEXT_WEIGHT, VECTOR_WEIGHT
 from vaultmem.search import CANDIDATES_MIN
 
-from .evalsets import conversations, docs, kepano, obsidian_help, sample
+from .evalsets import conversations, daily, docs, kepano, obsidian_help, sample
 from .evalsets.docs import DocsSourceMissing
 from .evalsets.model import PreparedSet, Question
 from .fusion import DEFAULT_FUSIONS, Fusion, FusionSpecError, parse_fusion
@@ -67,6 +67,7 @@ SETS: dict[str, Callable[[Path], PreparedSet]] = {
     "docs": docs.prepare,
     "conversations-echo": conversations.prepare_echo,
     "help": obsidian_help.prepare,
+    "daily": daily.prepare,
 }
 # Run only when asked for by name: their source is not on every machine (help: VAULTMEM_EVAL_HELP).
 ON_REQUEST = ("help",)
