@@ -40,9 +40,15 @@ class Fact:
 
 
 def _filled(template: str, slots: dict[str, str], rng: random.Random, extra: dict[str, tuple[str, ...]]) -> str:
-    names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    names = _slot_names(template)
     values = {name: slots[name] if name in slots else rng.choice(extra.get(name) or POOLS[name]) for name in names}
     return template.format(**values)
+
+
+def _slot_names(*templates: str) -> list[str]:
+    """The slots the templates name, in order, each once (a set's order changes with the
+    process's string hashing, and the draws with it)."""
+    return list(dict.fromkeys(name for template in templates for _, name, _, _ in string.Formatter().parse(template) if name))
 
 
 def asked_facts(rng: random.Random) -> list[Fact]:
@@ -58,8 +64,7 @@ def _fact(kind: FactKind, subject: dict[str, str], rng: random.Random) -> Fact:
     fact_template = subject.get("facts") or rng.choice(kind.facts)
     question_template = subject.get("questions") or rng.choice(kind.questions)
     # slots drawn once, shared by the fact and its question
-    names = {name for template in (fact_template, question_template)
-             for _, name, _, _ in string.Formatter().parse(template) if name}
+    names = _slot_names(fact_template, question_template)
     slots = {name: subject[name] if name in subject else rng.choice(kind.extra.get(name) or POOLS[name]) for name in names}
     text = _filled(fact_template, slots, rng, kind.extra)
     return Fact(kind.kind, kind.section, text[0].upper() + text[1:],
