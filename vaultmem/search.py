@@ -978,9 +978,9 @@ class Searcher:
         return judge(evidence)
 
     def _word_weights(self, found: Candidates) -> tuple[float, ...]:
-        """Each of the query's words' weight (confidence.word_weight): how many passages hold it
+        """Each of the query's words' weight (confidence.word_weight): how many full-text rows hold it
         in the form the text side asked (a word no note holds: none), one full-text count a word."""
-        rows = self.store.passages.count()
+        rows = self.store.passages.text_rows()
         return tuple(word_weight(0 if word in found.unheld_words or not terms else
                                  self.store.passages.count_matching(" OR ".join(terms)), rows)
                      for word, terms in zip(found.words, found.asked, strict=True))
@@ -1054,15 +1054,21 @@ class Searcher:
         """The passage each hit shows, from (the vector side's best, the text side's best) per note:
         the vector side's, unless the text side's matches the query better in its own headings
         and text (not only through the note's name or properties, which every row of the note
-        carries): a person can check that one. One full-text query for all the hits."""
+        carries): a person can check that one. One full-text query for all the hits. A fact
+        piece the vector side found best (passages.fact_pieces) is shown: it has no full-text row
+        of its own, and the text side's best of its note is the whole note that holds it ("where
+        did I park my car" showed the dentist's appointment, the day's first line)."""
         terms = query_terms(query)
         disputed = [label for first, second in pairs.values() if first is not None and second is not None and first != second
                     for label in (first, second)]
         own = self.store.passages.fts_scores(f"{{headings body}} : ({' OR '.join(terms)})", disputed) if disputed and terms else {}
+        pieces = {label for label, row in self.store.passages.by_labels(disputed[::2]).items() if row.piece} if disputed else set()
         chosen: dict[int, int | None] = {}
         for note, (by_meaning, by_words) in pairs.items():
             if by_meaning is None or by_words is None:
                 chosen[note] = by_meaning if by_meaning is not None else by_words
+            elif by_meaning in pieces:
+                chosen[note] = by_meaning
             else:
                 chosen[note] = by_words if own.get(by_words, 0.0) > own.get(by_meaning, 0.0) else by_meaning
         unproposed = [note for note, passage in chosen.items() if passage is None]

@@ -1,0 +1,101 @@
+"""A short note of several unrelated facts (a daily note): each fact is a passage of its own too."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from vaultmem import Vault
+from vaultmem.notes import parse_note
+from vaultmem.passages import fact_pieces, split_passages
+from vaultmem.searchable import embed_notes, searchable
+
+DAILY = ("Dentist moved to Friday at 10, bring the insurance card.\n\n"
+         "Lena recommended the book Piranesi, says the ending is worth it.\n\n"
+         "Parked on level 3, row F at the airport garage.\n")
+
+
+def test_a_short_note_of_three_paragraphs_is_its_whole_passage_then_each_paragraph() -> None:
+    whole, *pieces = split_passages(DAILY)
+    assert (whole.number, whole.text, whole.piece) == (0, DAILY, False)
+    assert [(piece.number, piece.text, piece.start_line, piece.end_line, piece.piece) for piece in pieces] == [
+        (1, "Dentist moved to Friday at 10, bring the insurance card.", 1, 1, True),
+        (2, "Lena recommended the book Piranesi, says the ending is worth it.", 3, 3, True),
+        (3, "Parked on level 3, row F at the airport garage.", 5, 5, True),
+    ]
+
+
+def test_each_list_item_is_a_piece_under_its_heading_and_the_heading_line_is_in_no_piece() -> None:
+    body = ("## Work\n\n- Atlas report due Tuesday, send it to Tom.\n- Standup moved to half past nine.\n\n"
+            "## Home\n\nPlumber is coming Thursday morning about the sink.\n")
+    pieces = fact_pieces(body)
+    assert [(piece.headings, piece.text) for piece in pieces] == [
+        (("Work",), "- Atlas report due Tuesday, send it to Tom."),
+        (("Work",), "- Standup moved to half past nine."),
+        (("Home",), "Plumber is coming Thursday morning about the sink."),
+    ]
+
+
+def test_a_note_of_one_fact_a_list_of_links_or_code_has_no_pieces() -> None:
+    assert split_passages("Parked on level 3, row F at the airport garage.\n") == split_passages(
+        "Parked on level 3, row F at the airport garage.\n", pieces=False)
+    hub = "## Where things are\n\n- Design: [[harbor-architecture]]\n- Deploys: [[deploy-harbor|How Maya deploys Harbor]]\n"
+    assert fact_pieces(hub) == []  # a link stands for the note it points to, not for a fact of this one
+    assert fact_pieces("![[Books.base#Author]]\n\n![[Clippings.base#Author]]\n") == []
+    assert fact_pieces("Run this first:\n\n```\nmake build\n\nmake test\n```\n\nThen deploy it to staging.\n") == []
+
+
+def test_a_long_note_is_cut_as_before_with_no_pieces() -> None:
+    body = "\n\n".join(f"Paragraph {number}: the harbor pipeline moves data every night." for number in range(30))
+    assert not any(passage.piece for passage in split_passages(body))
+
+
+def test_the_pieces_leave_the_whole_notes_vector_its_own_text(wordllama: object) -> None:
+    """Consolidation's and ``remember``'s thresholds are cosines of ``title`` + body: a note's
+    pieces add passages, never a share of the note's vector."""
+    found = searchable(parse_note("Daily/2026-12-02.md", f"---\ntags: [daily]\n---\n{DAILY}".encode()))
+    assert len(found.passages) == 4
+    [vectors] = embed_notes(wordllama, [found])  # type: ignore[arg-type]
+    direct = wordllama.embed([found.note_text])[0]  # type: ignore[attr-defined]
+    assert float(vectors.note @ direct) > 0.999
+    assert np.isclose(float(np.linalg.norm(vectors.note)), 1.0, atol=1e-5)
+
+
+KEPANO = Path(__file__).resolve().parent / "data" / "kepano-obsidian"
+
+
+def test_where_did_i_park_my_car_is_the_daily_notes_fact_by_meaning_and_its_snippet(tmp_path: Path, wordllama: object) -> None:
+    """The lead's trial: kepano's vault and a day of three unrelated facts. The note embedded
+    whole was 0.047 from the question and fifth by meaning, under a shrine whose ``type`` is Parks
+    (0.292); third in the answer, showing the dentist's line. Its fact by itself is first by
+    meaning, and the answer shows it. (The shrine stays first in the answer: "Parks" in its
+    properties is the word asked on the keyword side, which this does not change.)"""
+    vault_dir = tmp_path / "kepano"
+    shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
+    (vault_dir / "Daily").mkdir(exist_ok=True)
+    (vault_dir / "Daily" / "2026-12-02.md").write_text(DAILY, encoding="utf-8")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        why = vault.explain("Daily/2026-12-02.md", "where did I park my car")
+        hits = vault.search("where did I park my car", k=3)
+    assert why.rank["vectors"] == 1
+    assert "Daily/2026-12-02.md" in [hit.path for hit in hits[:2]]
+    [day] = [hit for hit in hits if hit.path == "Daily/2026-12-02.md"]
+    assert day.snippet == "Parked on level 3, row F at the airport garage."
+    assert day.passage is not None and day.passage.lines == [5, 5]
+
+
+def test_a_question_about_one_fact_of_the_day_shows_that_fact(vault_dir: Path, wordllama: object) -> None:
+    (vault_dir / "Daily").mkdir()
+    (vault_dir / "Daily" / "2026-12-02.md").write_text(DAILY, encoding="utf-8")
+    (vault_dir / "Daily" / "2026-12-03.md").write_text(
+        "- Flight to Lisbon leaves 11:00 from terminal 2.\n- Rain all day, stayed in.\n- Paid the electricity bill.\n",
+        encoding="utf-8")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        [first] = vault.search("when is my dental appointment", k=1)
+        [plane] = vault.search("what time does my plane leave", k=1)
+    assert (first.path, first.snippet) == ("Daily/2026-12-02.md", "Dentist moved to Friday at 10, bring the insurance card.")
+    assert (plane.path, plane.snippet) == ("Daily/2026-12-03.md", "Flight to Lisbon leaves 11:00 from terminal 2.")
