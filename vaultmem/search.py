@@ -1048,27 +1048,32 @@ class Searcher:
         pairs = {item.label: (vector_best.get(item.label), text_best.get(item.label)) for item in ordered}
         chosen = self.best_passages(pairs, query)
         rows = self.store.passages.by_labels([passage for passage in chosen.values() if passage is not None])
-        return {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
+        shown = {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
+        return self._whole_for_pieces(shown)
+
+    def _whole_for_pieces(self, shown: dict[int, PassageRow]) -> dict[int, PassageRow]:
+        """A fact piece (passages.fact_pieces) ranks its note by meaning; the hit shows the note's
+        whole passage, as it did before pieces: a short note reads whole, in its own order (a
+        list of steps or a drawing's labels cut to one of them lost what the snippet showed)."""
+        pieces = [note for note, row in shown.items() if row.piece]
+        if not pieces:
+            return shown
+        wholes = self.store.passages.of_notes(pieces)
+        return {note: wholes[note][0] if row.piece and wholes.get(note) else row for note, row in shown.items()}
 
     def best_passages(self, pairs: dict[int, tuple[int | None, int | None]], query: str) -> dict[int, int | None]:
         """The passage each hit shows, from (the vector side's best, the text side's best) per note:
         the vector side's, unless the text side's matches the query better in its own headings
         and text (not only through the note's name or properties, which every row of the note
-        carries): a person can check that one. One full-text query for all the hits. A fact
-        piece the vector side found best (passages.fact_pieces) is shown: it has no full-text row
-        of its own, and the text side's best of its note is the whole note that holds it ("where
-        did I park my car" showed the dentist's appointment, the day's first line)."""
+        carries): a person can check that one. One full-text query for all the hits."""
         terms = query_terms(query)
         disputed = [label for first, second in pairs.values() if first is not None and second is not None and first != second
                     for label in (first, second)]
         own = self.store.passages.fts_scores(f"{{headings body}} : ({' OR '.join(terms)})", disputed) if disputed and terms else {}
-        pieces = {label for label, row in self.store.passages.by_labels(disputed[::2]).items() if row.piece} if disputed else set()
         chosen: dict[int, int | None] = {}
         for note, (by_meaning, by_words) in pairs.items():
             if by_meaning is None or by_words is None:
                 chosen[note] = by_meaning if by_meaning is not None else by_words
-            elif by_meaning in pieces:
-                chosen[note] = by_meaning
             else:
                 chosen[note] = by_words if own.get(by_words, 0.0) > own.get(by_meaning, 0.0) else by_meaning
         unproposed = [note for note, passage in chosen.items() if passage is None]
