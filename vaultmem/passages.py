@@ -5,7 +5,8 @@ one is cut into heading sections (a ``#`` line inside code is not a heading; a s
 keeps the path of headings above it), a section longer than the limit into groups of
 whole paragraphs (a paragraph longer than that by sentences, then by words), and
 consecutive small pieces are packed together up to the limit. Each passage is a slice of
-the body, so its line range is exact.
+the body, so its line range is exact. A short note of several facts (paragraphs, list items)
+also has a passage of each, after its whole one (:func:`fact_pieces`): ranked by meaning only.
 
 What a passage's vector is made from (:func:`embed_head`): the note's title and the
 passage's heading path (``title > heading > subheading``), then — in the note's first
