@@ -276,8 +276,7 @@ def test_an_index_made_under_an_earlier_embed_recipe_embeds_every_note_again(sam
         assert (report.embedded, report.reread) == (0, False)  # once
         rows = [blob_to_vector(blob) for _label, blob in vault.store.passage_vectors.for_labels(
             sorted(vault.store.passage_vectors.labels()))]
-        assert len(rows) == vault.store.passages.count() > 40  # every passage's, its facts' too (passages.fact_pieces)
-        assert all(float(np.linalg.norm(row)) < 0.9999 for row in rows)  # made by today's recipe
+        assert len(rows) == 40 and all(float(np.linalg.norm(row)) < 0.9999 for row in rows)  # made by today's recipe
     # An index from before the rules were kept at all: rows, no rules.
     with sqlite3.connect(sample_vault / ".vaultmem" / "index.db") as db:
         db.execute("DELETE FROM meta WHERE key = 'reader'")
@@ -299,14 +298,13 @@ def test_an_index_made_before_passages_is_read_again_and_then_answers_with_passa
             db.execute(f"DROP TABLE {table}")
         db.execute("CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, tags)")
         # Nor the later steps that change those tables (an index that old had never seen them).
-        db.execute("DELETE FROM _migrations WHERE name IN ('008_passages', '015_stems', '018_combining_marks_in_words', '019_turn_context', "
-                   "'022_fact_pieces')")
+        db.execute("DELETE FROM _migrations WHERE name IN ('008_passages', '015_stems', '018_combining_marks_in_words', '019_turn_context')")
         db.execute("DELETE FROM meta WHERE key LIKE 'passage_snapshot_%'")
     for old in state.glob("passages-*"):
         old.unlink()
     with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
         [hit] = vault.search("how does Maya take her coffee", k=1, now=NOW)
         assert hit.passage is not None and hit.match in ("both", "meaning", "keyword")
-        assert vault.store.passages.text_rows() == vault.store.notes.count() == 40  # and the fact pieces besides
+        assert vault.store.passages.count() == vault.store.notes.count() == 40
         tables = {row[0] for row in vault.store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert "notes_fts" not in tables

@@ -335,10 +335,7 @@ from .spelled_days import value_date
 # 117: a title, name, alias or tag YAML 1.1 reads as a boolean, number or date is the text written (notes.TEXT_KEYS:
 #     `title: yes`, `title: 0x1F`, `tags: [yes, no]`); an HTML tag's quoted attribute may hold `>` and an escaped
 #     `\<b>` is text (html_tags.HTML_TAG, is_markup). Such notes are embedded again (their title or text changed).
-# 118: a short note of two or more facts (paragraphs, list items of at least four words of its own) also has a
-#     passage of each, ranked by meaning only (passages.fact_pieces; storage `passages.piece`). Such notes are
-#     embedded again (their pieces are new); the others' vectors stay.
-READER_VERSION = "118"
+READER_VERSION = "117"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

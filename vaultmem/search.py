@@ -978,9 +978,9 @@ class Searcher:
         return judge(evidence)
 
     def _word_weights(self, found: Candidates) -> tuple[float, ...]:
-        """Each of the query's words' weight (confidence.word_weight): how many full-text rows hold it
+        """Each of the query's words' weight (confidence.word_weight): how many passages hold it
         in the form the text side asked (a word no note holds: none), one full-text count a word."""
-        rows = self.store.passages.text_rows()
+        rows = self.store.passages.count()
         return tuple(word_weight(0 if word in found.unheld_words or not terms else
                                  self.store.passages.count_matching(" OR ".join(terms)), rows)
                      for word, terms in zip(found.words, found.asked, strict=True))
@@ -1048,18 +1048,7 @@ class Searcher:
         pairs = {item.label: (vector_best.get(item.label), text_best.get(item.label)) for item in ordered}
         chosen = self.best_passages(pairs, query)
         rows = self.store.passages.by_labels([passage for passage in chosen.values() if passage is not None])
-        shown = {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
-        return self._whole_for_pieces(shown)
-
-    def _whole_for_pieces(self, shown: dict[int, PassageRow]) -> dict[int, PassageRow]:
-        """A fact piece (passages.fact_pieces) ranks its note by meaning; the hit shows the note's
-        whole passage, as it did before pieces: a short note reads whole, in its own order (a
-        list of steps or a drawing's labels cut to one of them lost what the snippet showed)."""
-        pieces = [note for note, row in shown.items() if row.piece]
-        if not pieces:
-            return shown
-        wholes = self.store.passages.of_notes(pieces)
-        return {note: wholes[note][0] if row.piece and wholes.get(note) else row for note, row in shown.items()}
+        return {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
 
     def best_passages(self, pairs: dict[int, tuple[int | None, int | None]], query: str) -> dict[int, int | None]:
         """The passage each hit shows, from (the vector side's best, the text side's best) per note:
