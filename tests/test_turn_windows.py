@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from helpers import NOW, write_file, write_vault
+from helpers import NOW, wait_until, write_file, write_vault
 from vaultmem import Vault
 from vaultmem.search import search_filters
 from vaultmem.turn_windows import WINDOW_SPANS, chains, window_rows
@@ -80,20 +80,26 @@ def test_explain_says_a_turn_was_reached_through_the_turns_around_it(tmp_path: P
         assert opened.derived.searcher().chance_lowering(_label(opened, REPLY)) == (1, 0.0)
 
 
-def test_an_edit_of_the_turn_after_changes_the_turns_window(tmp_path: Path) -> None:
+def test_a_watched_edit_of_the_turn_after_changes_the_turns_window(tmp_path: Path) -> None:
     root = write_vault(tmp_path / "vault", CHAT)
     with Vault(root) as opened:
         opened.index()
         searcher = opened.derived.searcher()
         label = _label(opened, REPLY)
         query = searcher.embedder.embed(["chocolate from the trip"])[0]
-        before = dict(zip(*(array.tolist() for array in searcher.turn_windows().best(query)), strict=True))[label]
+
+        def window_score() -> float:
+            notes, best = searcher.turn_windows().best(query)
+            return float(dict(zip(notes.tolist(), best.tolist(), strict=True))[label])
+
+        before = window_score()
         made = searcher.windows_made
-        assert searcher.turn_windows().best(query)[1].tolist() and searcher.windows_made == made  # no change: not made again
-        write_file(root, "chat/t07.md", _turn("Ana", "Bring me back a sombrero, and some chocolate from the trip."))
-        opened.index()
-        after = dict(zip(*(array.tolist() for array in searcher.turn_windows().best(query)), strict=True))[label]
-        assert searcher.windows_made == made + 1 and after > before  # the a1 window holds the turn after it
+        assert window_score() == before and searcher.windows_made == made  # no change: not made again
+        with opened.watch(quiet=True):
+            # No command run: the watcher indexes the edit, and the turn before it is not touched.
+            write_file(root, "chat/t07.md", _turn("Ana", "Bring me back a sombrero, and some chocolate from the trip."))
+            wait_until(lambda: window_score() > before, what="the a1 window of the turn before the edit to hold it")
+        assert searcher.windows_made > made
 
 
 def test_no_window_reaches_across_a_session_break() -> None:

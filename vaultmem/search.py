@@ -2,7 +2,8 @@
 
 Each side ranks passages and turns them into notes (ranking.py: a note's best passage plus
 a quarter of its next two): the vector side asks the passage graph for the nearest
-passages, then scores every passage of the notes they belong to exactly; the text side
+passages, then scores every passage of the notes they belong to exactly (a conversation
+turn also by its windows of the turns around it, turn_windows.py); the text side
 asks FTS5 for the best rows (notes with every query term first). Both sides' top 100 notes
 are fused by z-score (vectors 0.55, text 0.45), and a note whose name (file name, title,
 alias) is the query is lifted above the rest (ranking.name_bonus); a hit's ``score`` is the
