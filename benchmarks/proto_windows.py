@@ -45,7 +45,7 @@ from vaultmem.notes import read_note
 from vaultmem.passages import embed_text
 from vaultmem.ranking import NEXT_SHARE, PROPERTY_BONUS
 from vaultmem.searchable import SearchableNote, embed_notes, searchable
-from vaultmem.turns import CONTEXT_CHARS, is_turn, turn_order
+from vaultmem.turns import CONTEXT_CHARS, chain_keys
 from vaultmem.valued import valued_notes
 
 from .eval_ranking import SANITY_FUSION, SETS, K, _fresh, average, question_metrics, side_rankings
@@ -80,18 +80,44 @@ def window_span(name: str) -> tuple[int, int]:
     return int(match.group(1) or 0), int(match.group(2) or 0)
 
 
-def folders_of_turns(paths: Sequence[str], notes: Sequence[SearchableNote]) -> dict[str, list[int]]:
-    """Each folder's turns (indices into ``paths``), in turns.turn_order."""
-    folders: dict[str, list[int]] = {}
-    for index, note in enumerate(notes):
-        if is_turn(note.fields.props_text):
-            folders.setdefault(paths[index].rpartition("/")[0], []).append(index)
+def folders_of_turns(paths: Sequence[str], keys: Sequence[bytes | None]) -> dict[bytes, list[int]]:
+    """Each chain's turns (indices into ``paths``; turns.chain_keys of the index's turn_key), in their order."""
+    folders: dict[bytes, list[int]] = {}
+    for index, key in enumerate(keys):
+        if key is not None:
+            folders.setdefault(chain_keys(key)[0], []).append(index)
     for members in folders.values():
-        members.sort(key=lambda index: turn_order(paths[index]))
+        members.sort(key=lambda index: (keys[index], paths[index]))
     return folders
 
 
-def window_vectors(embedder: Embedder, notes: Sequence[SearchableNote], folders: dict[str, list[int]],
+def approximate_windows(embedder: Embedder, own: np.ndarray, folders: dict[bytes, list[int]], span: tuple[int, int],
+                        weighted: bool, heads: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each turn's window from the member turns' stored rows, no embedding: a row is the unit vector
+    times the length factor f = n / sqrt(n² + β²) of its token sum's norm n, so n = βf / sqrt(1 − f²)
+    and the window's token sum ≈ Σ nᵢ uᵢ (``weighted``; WordLlama is additive) — else Σ uᵢ."""
+    before, after = span
+    prior = embedder.length_prior or 25.0
+    factors = np.clip(np.linalg.norm(own, axis=1), 1e-6, 0.9995)
+    units = own / factors[:, None]
+    norms = prior * factors / np.sqrt(1 - factors**2)
+    rows = np.zeros_like(own)
+    has = np.zeros(len(own), dtype=bool)
+    for members in folders.values():
+        for position, index in enumerate(members):
+            chosen = members[max(0, position - before): position + after + 1]
+            if len(chosen) > 1:
+                total = (units[chosen] * norms[chosen][:, None]).sum(axis=0)
+                if heads is not None:  # the neighbours' heads taken off: the window's head is the turn's own once
+                    total = total - heads[[member for member in chosen if member != index]].sum(axis=0)
+                direction = total if weighted else units[chosen].sum(axis=0)
+                factor = length_factors(total[None, :], embedder.length_prior)[0]
+                rows[index] = (direction / np.linalg.norm(direction) * factor).astype(np.float16).astype(np.float32)
+                has[index] = True
+    return rows, has
+
+
+def window_vectors(embedder: Embedder, notes: Sequence[SearchableNote], folders: dict[bytes, list[int]],
                    span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Each turn's window (its head, then the texts of the turns ``span`` around it); a turn alone in
     its folder has none. Rows as stored: normalised × length prior, through float16."""
@@ -125,9 +151,15 @@ def collect(name: str, folder: Path, windows: Sequence[str], progress: Any) -> C
             raise SystemExit(f"{name}: a note of several passages; this prototype scores one passage per note")
         own = np.vstack([vectors.passages for vectors in embed_notes(embedder, notes)]).astype(np.float16).astype(np.float32)
         found = Collected(paths, own)
-        folders = folders_of_turns(paths, notes)
+        folders = folders_of_turns(paths, [row.turn_key for row in rows])
         for window in windows:
-            found.windows[window] = window_vectors(embedder, notes, folders, window_span(window))
+            if window[0] == "^":
+                head_sums = embedder.sums([note.heads[0] for note in notes]).totals
+                found.windows[window] = approximate_windows(embedder, own, folders, window_span(window[1:]), True, head_sums)
+            elif window[0] in "~=":
+                found.windows[window] = approximate_windows(embedder, own, folders, window_span(window[1:]), window[0] == "~")
+            else:
+                found.windows[window] = window_vectors(embedder, notes, folders, window_span(window))
         labels = {row.label: row.path for row in rows}
         props = vault.store.passages.properties_of(list(labels))
         progress(f"{name}: {len(paths)} notes, {sum(len(members) for members in folders.values())} turns; asking")

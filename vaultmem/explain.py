@@ -236,6 +236,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*_superseded_reason(meta), *blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
+               *_window_reason(searcher, query, label),
                _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
                                names),
                *_unheld_reason(found, lifted.include_expired)]
@@ -574,6 +575,16 @@ def _ranking_reason(position: int | None, k: int, lifted: str, sides: str, names
     if position <= k:
         return f"in the answer: ranked {position} of the {k} asked for ({sides})"
     return f"ranked {position}, below the {k} asked for ({names.k_of(position)} would include it; {sides})"
+
+
+def _window_reason(searcher: Searcher, query: str, label: int) -> list[str]:
+    """One sentence when the vector side reached this turn through the turns around it (turn_windows.py)."""
+    reached = searcher.reached_by_windows(searcher.embedder.embed([query])[0], label)
+    if reached is None:
+        return []
+    window, own = reached
+    return [f"reached through the turns around it: its window of the turns before or after it scores {window:.3f} by "
+            f"meaning, its own text {own:.3f}; the passage shown is its own"]
 
 
 def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candidates,

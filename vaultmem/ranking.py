@@ -131,7 +131,11 @@ def counted_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) 
     return list(zip(labels[kept].tolist(), notes[kept].tolist(), scores[kept].tolist(), strict=True))
 
 
-def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray, limit: int | None = None) -> list[SideHit]:
+Windows = tuple[np.ndarray, np.ndarray]  # (notes ascending, each one's best window score): turn_windows.TurnWindows.best
+
+
+def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray, limit: int | None = None,
+                        windows: Windows | None = None) -> list[SideHit]:
     """``note_scores(counted_passages(labels, notes, scores), limit, grouped=True)`` of parallel
     arrays, in numpy: the same SideHits, the same floats. The vector side scores ~1,000 passages
     of ~300 notes a search: as Python tuples, then a loop over them, that took ~0.3 ms.
@@ -143,13 +147,13 @@ def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarra
     if not len(labels):
         return []
     note_of, values, passage_of = _grouped_scores(labels, notes, scores)
-    return _side_hits(note_of, values, passage_of, limit)
+    return _side_hits(note_of, with_windows(note_of, values, windows), passage_of, limit)
 
 
 def grouped_scores_for_many_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray,
                                      counts: Callable[[np.ndarray], np.ndarray], spread: float,
-                                     limit: int | None = None) -> list[SideHit]:
-    """``for_many_passages(grouped_note_scores(labels, notes, scores), counts, spread, limit)`` in
+                                     limit: int | None = None, windows: Windows | None = None) -> list[SideHit]:
+    """``for_many_passages(grouped_note_scores(labels, notes, scores, windows=windows), counts, spread, limit)`` in
     numpy: the same SideHits, the same floats — each note's score less its passage count's
     :func:`chance_lowering` (one float64 subtraction, as the Python one), ordered by that then
     label, SideHits made for the first ``limit`` only. ``counts`` gives the passage count of each
@@ -159,10 +163,27 @@ def grouped_scores_for_many_passages(labels: np.ndarray, notes: np.ndarray, scor
     if not len(labels):
         return []
     note_of, values, passage_of = _grouped_scores(labels, notes, scores)
-    counted = np.maximum(counts(note_of), 1)
+    values = with_windows(note_of, values, windows)
+    counted = np.maximum(counts(note_of), 1)  # a turn's windows are no passages of it: not counted
     distinct, where = np.unique(counted, return_inverse=True)
     lowering = np.array([chance_lowering(int(count), spread) for count in distinct.tolist()], dtype=np.float64)
     return _side_hits(note_of, values - lowering[where.reshape(-1)], passage_of, limit)
+
+
+def with_windows(note_of: np.ndarray, values: np.ndarray, windows: Windows | None) -> np.ndarray:
+    """Each note's score with its best window counted (turn_windows.py): the better of the two plus
+    NEXT_SHARE × the other (when positive), as a note counts its next passage; a note with no
+    window keeps its own. Its best passage stays the one it shows: a window has no text."""
+    if windows is None or not len(windows[0]):
+        return values
+    held_notes, best = windows
+    rows = np.minimum(np.searchsorted(held_notes, note_of), len(held_notes) - 1)
+    held = held_notes[rows] == note_of
+    window = np.where(held, best[rows], -np.inf)
+    low = np.minimum(values, window)
+    lifted = np.maximum(values, window) + NEXT_SHARE * np.where(low > 0.0, low, 0.0)
+    combined: np.ndarray = np.where(held, lifted, values)
+    return combined
 
 
 def _grouped_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

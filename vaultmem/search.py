@@ -2,7 +2,8 @@
 
 Each side ranks passages and turns them into notes (ranking.py: a note's best passage plus
 a quarter of its next two): the vector side asks the passage graph for the nearest
-passages, then scores every passage of the notes they belong to exactly; the text side
+passages, then scores every passage of the notes they belong to exactly (a conversation
+turn also by its windows of the turns around it, turn_windows.py); the text side
 asks FTS5 for the best rows (notes with every query term first). Both sides' top 100 notes
 are fused by z-score (vectors 0.55, text 0.45), and a note whose name (file name, title,
 alias) is the query is lifted above the rest (ranking.name_bonus); a hit's ``score`` is the
@@ -118,6 +119,7 @@ from .storage import NOT_TURNS_BEFORE, PASSAGE_SPACE, TOPIC_KEY, AroundRange, El
 from .supersede import successors_first
 from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
+from .turn_windows import NO_WINDOWS, HeadSums, TurnWindows, chains, head_text, sums_by_note, window_rows
 from .valued import valued_notes
 from .vectors import SnapshotMoved, blob_to_vector
 
@@ -718,6 +720,11 @@ class Searcher:
         self.passage_vectors = VectorIndex(store, embedder.dimension, PASSAGE_SPACE)
         self.passage_table = PassageTables(store)  # passages' notes and notes' expiry, in memory (passage_table.py)
         self._note_vectors: VectorIndex | None = None  # loaded only for the similar-note check
+        # The turns' windows (turn_windows.py) of one state of the index (its change token): made
+        # again after any commit, so a turn's edit reaches its neighbours' windows by the next search.
+        self._windows: tuple[tuple[int, int] | None, TurnWindows] = (None, NO_WINDOWS)
+        self._head_sums = HeadSums()
+        self.windows_made = 0  # how many times the windows were made (tests: a change is seen, no change costs nothing)
         self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
 
     @property
@@ -1177,6 +1184,7 @@ class Searcher:
             wanted *= WIDEN_FACTOR
         nearest = self._counted_nearest(table, found, owners, notes, wanted)
         scored_whole = [note for note in notes if note not in nearest]
+        scored_whole += self._reached_by_windows(vector, pool, eligibility, set(notes))
         return self.exact_scores(vector, scored_whole, [pair for pairs in nearest.values() for pair in pairs], pool)
 
     def _counted_nearest(self, table: PassageOwners, found: Sequence[tuple[int, float]], owners: dict[int, int],
@@ -1196,8 +1204,59 @@ class Searcher:
                 returned.setdefault(owner, []).append((label, owner))
         return {note: returned[note] for note, count in counts.items() if count > wanted}
 
+    def turn_windows(self) -> TurnWindows:
+        """The windows of the index's current state (turn_windows.py): made from the turns' stored
+        rows the first time a state is searched, kept until any commit. A vault with no turn
+        pays one look-up of the turns' index a state."""
+        with self.store.read_snapshot():  # token, turns and rows from one state
+            token = self.store.change_token()
+            if self._windows[0] != token:
+                self._windows = (token, self._made_windows())
+            return self._windows[1]
+
+    def _made_windows(self) -> TurnWindows:
+        prior = self.embedder.length_prior
+        # A window is a sum of its turns' token sums: an embedder whose vector is no mean of its
+        # tokens' (or whose rows do not say their sums' length) has none to add up.
+        if not self.embedder.additive or prior is None:
+            return NO_WINDOWS
+        turns = self.store.notes.all_turns()
+        if not turns:
+            return NO_WINDOWS
+        notes = [label for label, _, _ in turns]
+        labels, owners = self.passage_table.current().pairs_of(notes)
+        found, rows = self.passage_vectors.matrix_of(labels.tolist())
+        owner_of = dict(zip(labels.tolist(), owners.tolist(), strict=True))
+        props = self.store.passages.properties_of(notes)
+        heads = self._head_sums.of({label: head_text(title, props.get(label, "")) for label, _, title in turns},
+                                   lambda texts: self.embedder.sums(texts).totals)
+        self.windows_made += 1
+        return window_rows(chains(turns), sums_by_note(found, owner_of, rows, prior), prior, self.embedder.dimension, heads)
+
+    def _reached_by_windows(self, vector: np.ndarray, pool: int, eligibility: Eligibility, proposed: set[int]) -> list[int]:
+        """The eligible turns among the ``pool`` best by their windows that the snapshot did not
+        propose: a reply near the question only with the turns around it is scored too."""
+        notes, best = self.turn_windows().best(vector)
+        if not len(notes):
+            return []
+        first = [note for note in notes[np.argsort(-best, kind="stable")[:pool]].tolist() if note not in proposed]
+        eligible = self.store.notes.eligible_labels(first, eligibility)
+        return [note for note in first if note in eligible]
+
+    def reached_by_windows(self, vector: np.ndarray, label: int) -> tuple[float, float] | None:
+        """(the best window's score, the note's own best passage's) when note ``label`` is a turn
+        whose window scores above its own passages (explain says so), else None."""
+        notes, best = self.turn_windows().best(vector)
+        where = int(np.searchsorted(notes, label))
+        if where >= len(notes) or notes[where] != label:
+            return None
+        own = self.exact_scores(vector, [label], windows=False)
+        if own and own[0].score >= best[where]:
+            return None
+        return float(best[where]), own[0].score if own else 0.0
+
     def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = (),
-                     limit: int | None = None) -> list[SideHit]:
+                     limit: int | None = None, windows: bool = True) -> list[SideHit]:
         """These notes scored by every passage of theirs, best first; and the notes of
         ``passages`` ((passage, note) pairs) by those passages only. The first ``limit``."""
         labels, owners = self.passage_table.current().pairs_of(notes)
@@ -1212,12 +1271,14 @@ class Searcher:
             return []
         found_labels = np.asarray(found, dtype=np.int64)
         spread = self.embedder.chance_spread
+        # A turn's windows count toward its score (turn_windows.py; ``windows=False``: its own passages only).
+        reach = self.turn_windows().best(vector) if windows else None
         if spread is None:
-            return grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores, limit)
+            return grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores, limit, reach)
         # Every note scored, then each lowered by what its passage count scores by chance, then
         # the first `limit`: a book pasted into one note must not keep a place by its length.
         return grouped_scores_for_many_passages(found_labels, owners_by_label(labels, owners, found_labels), scores,
-                                                self.passage_table.current().count_array, spread, limit)
+                                                self.passage_table.current().count_array, spread, limit, reach)
 
     def chance_lowering(self, label: int) -> tuple[int, float]:
         """Note ``label``'s passage count and what the vector side takes off its score for it

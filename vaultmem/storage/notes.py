@@ -504,6 +504,11 @@ class NoteStore:
         """The keys of every conversation turn (turns.order_key)."""
         return [bytes(key) for (key,) in self.db.execute("SELECT turn_key FROM notes WHERE turn_key IS NOT NULL")]
 
+    def all_turns(self) -> list[tuple[int, bytes, str]]:
+        """(label, key, title) of every conversation turn, in their order (ties: by label): turn_windows.chains."""
+        query = "SELECT label, turn_key, title FROM notes WHERE turn_key IS NOT NULL ORDER BY turn_key, label"
+        return [(int(label), bytes(key), str(title)) for label, key, title in self.db.execute(query)]
+
     def turns_in(self, keys: tuple[bytes, bytes]) -> list[tuple[int, bytes]]:
         """(label, key) of the turns whose keys are from ``keys[0]`` on and before ``keys[1]``
         (a chain's: turns.chain_keys), in their order (ties: by label)."""
