@@ -298,7 +298,8 @@ def test_an_index_made_before_passages_is_read_again_and_then_answers_with_passa
             db.execute(f"DROP TABLE {table}")
         db.execute("CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, tags)")
         # Nor the later steps that change those tables (an index that old had never seen them).
-        db.execute("DELETE FROM _migrations WHERE name IN ('008_passages', '015_stems', '018_combining_marks_in_words', '019_turn_context')")
+        db.execute("DELETE FROM _migrations WHERE name IN ('008_passages', '015_stems', '018_combining_marks_in_words', '019_turn_context', "
+                   "'022_fact_pieces')")
         db.execute("DELETE FROM meta WHERE key LIKE 'passage_snapshot_%'")
     for old in state.glob("passages-*"):
         old.unlink()

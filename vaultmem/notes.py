@@ -346,7 +346,11 @@ from .spelled_days import value_date
 #     `DEADLINE:` lines its days (task_dates.logseq_task_lines). Nothing is embedded again.
 # 121: a date property holding a date's format (`date: YYYY-MM-DD`, a template's placeholder) is said to be one, with
 #     the exclude fix (dating._not_a_date). Nothing is embedded again.
-READER_VERSION = "121"
+# 122: a short note titled by its day only (`2026-12-02`) of two or more facts (paragraphs, list items of at least
+#     four words of its own) also has a passage of each, ranked by meaning only (passages.fact_pieces,
+#     searchable.names_a_day_only; storage `passages.piece`). Such notes are embedded again (their pieces are new);
+#     the others' vectors stay.
+READER_VERSION = "122"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

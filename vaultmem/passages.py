@@ -5,7 +5,9 @@ one is cut into heading sections (a ``#`` line inside code is not a heading; a s
 keeps the path of headings above it), a section longer than the limit into groups of
 whole paragraphs (a paragraph longer than that by sentences, then by words), and
 consecutive small pieces are packed together up to the limit. Each passage is a slice of
-the body, so its line range is exact.
+the body, so its line range is exact. A short note of several facts (paragraphs, list items)
+also has a passage of each, after its whole one (:func:`fact_pieces`): ranked by meaning only.
+Only a day's note is asked for them (searchable.py: a title that only names a day).
 
 What a passage's vector is made from (:func:`embed_head`): the note's title and the
 passage's heading path (``title > heading > subheading``), then — in the note's first
@@ -36,6 +38,7 @@ class Passage:
     start_line: int  # lines of the body, 1-based, inclusive
     end_line: int
     offset: int = 0  # where its text starts in the body it was cut from (searchable.py: its words for the embedder)
+    piece: bool = False  # one fact of a short note (fact_pieces), besides the whole note's passage: not part of the note's own vector
 
 
 @dataclass(frozen=True)
@@ -52,13 +55,16 @@ class Section(_Span):
     text: str  # the body's characters [start, end): from its heading line, white space around it left out
 
 
-def split_passages(body: str, max_chars: int | None = PASSAGE_CHARS, pack: bool = True) -> list[Passage]:
-    """The note's passages, in order: the whole body when short, else sections cut to ``max_chars``.
+def split_passages(body: str, max_chars: int | None = PASSAGE_CHARS, pack: bool = True,
+                   pieces: bool = True) -> list[Passage]:
+    """The note's passages, in order: the whole body when short (then, with ``pieces``, each of
+    its facts: :func:`fact_pieces`), else sections cut to ``max_chars``.
 
     ``max_chars=None`` keeps every note one passage (benchmarks compare against that).
     """
     if max_chars is None or len(body) <= max_chars:
-        return [_whole(body)]
+        whole = _whole(body)
+        return [whole, *fact_pieces(body)] if pieces and max_chars is not None else [whole]
     spans = [piece for section in sections(body) for piece in _cut(body, section, max_chars)]
     if pack:
         spans = _packed(spans, max_chars)
@@ -81,6 +87,76 @@ def _whole(body: str) -> Passage:
     first = len(body) - len(body.lstrip())
     last = len(body.rstrip()) - 1
     return Passage(0, (), body, lines.line_of(first), lines.line_of(last))
+
+
+# A list item's first line: `- `, `* `, `+ `, `1. ` or `1) ` after at most three spaces or tabs.
+_LIST_ITEM = re.compile(r"^[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S", re.MULTILINE)
+FACT_PIECES_MIN = 2
+
+
+def fact_pieces(body: str) -> list[Passage]:
+    """A short note's facts, each a passage of its own (numbered from 1, after the whole note's
+    passage 0): its paragraphs, and in a paragraph that is a list each item (with the lines under
+    it), under their heading path; a heading line is in the path, not in a piece. None when the
+    note holds fewer than :data:`FACT_PIECES_MIN` of them, or any code (a code block's blank
+    lines are no break between facts).
+
+    A daily note of three unrelated facts embedded whole is far from a question about one of
+    them: "where did I park my car" is 0.047 from the whole note and 0.438 from its paragraph
+    "Parked on level 3, row F at the airport garage." (WordLlama; adr/0004 "Facts of a short note")."""
+    if code_ranges(body):
+        return []
+    spans = [span for section in sections(body) for span in _facts_of(body, section)]
+    if len(spans) < FACT_PIECES_MIN:
+        return []
+    lines = _LineIndex(body)
+    return [Passage(number, span.headings, body[span.start : span.end], lines.line_of(span.start),
+                    lines.line_of(span.end - 1), span.start, piece=True)
+            for number, span in enumerate(spans, start=1)]
+
+
+def _facts_of(body: str, section: Section) -> list[_Span]:
+    """The section's paragraphs (its heading line left out), a list's items one by one."""
+    start = section.start
+    if section.headings:  # a section with a heading path starts with its heading line
+        line_end = body.find("\n", start, section.end)
+        start = section.end if line_end < 0 else line_end + 1
+    found: list[_Span] = []
+    for paragraph in _small_parts_of(body, start, section.end):
+        items = [match.start() for match in _LIST_ITEM.finditer(body, paragraph[0], paragraph[1])]
+        if not items or items[0] != paragraph[0]:
+            items = [paragraph[0]]
+        for item_start, item_end in zip(items, [*items[1:], paragraph[1]], strict=True):
+            trimmed = _strip(body, item_start, item_end)
+            if trimmed is not None and _own_words(body[trimmed[0] : trimmed[1]]) >= FACT_WORDS_MIN:
+                found.append(_Span(section.headings, trimmed[0], trimmed[1]))
+    return found
+
+
+# A link, an embed or a tag: a pointer to another note, not a fact of this one.
+_POINTER = re.compile(r"!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)|(?<!\w)#[\w/-]+")
+_OWN_WORD = re.compile(r"[^\W\d_]{2,}")
+FACT_WORDS_MIN = 4
+
+
+def _own_words(text: str) -> int:
+    """Words of ``text`` outside its links, embeds and tags: a list of links (a hub's
+    ``- Deploys: [[deploy-harbor]]``, ``![[Books.base]]``) holds no fact of its own, and as a
+    passage of its own it stood for the note it points to (benchmarks/PASSAGES.md)."""
+    return len(_OWN_WORD.findall(_POINTER.sub(" ", text)))
+
+
+def _small_parts_of(body: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The paragraphs of ``body[start:end]`` as (start, end), white space around them left out."""
+    found: list[tuple[int, int]] = []
+    position = start
+    for match in [*_PARAGRAPH_BREAK.finditer(body, start, end), None]:
+        stop = match.start() if match else end
+        trimmed = _strip(body, position, stop)
+        if trimmed is not None:
+            found.append(trimmed)
+        position = match.end() if match else end
+    return found
 
 
 def sections(body: str) -> list[Section]:
@@ -219,3 +295,15 @@ def embed_text(head: str, text: str) -> str:
     """A passage's embedded text: its head, a blank line, its text. A one-passage note without
     properties embeds ``title\\n\\nbody``, exactly the whole note's text."""
     return f"{head}\n\n{text}"
+
+
+def piece_text(head: str, text: str) -> str:
+    """A fact piece's embedded text (:func:`fact_pieces`): its head and its text on one line,
+    every run of white space one space. WordLlama's vector is the mean of its tokens', and a line
+    break is a token of its own with a large vector of the same direction in every text: in a
+    one-line fact the two of ``head\n\ntext`` weighed as much as its words ("where did I park my
+    car": 0.438 from "Parked on level 3, row F at the airport garage.", 0.127 from the same after
+    a blank line, 0.369 after ``2026-12-02`` and a space, 0.101 after ``2026-12-02`` and a blank
+    line). Only a piece is embedded so: a passage's share of the whole note's vector, whose
+    thresholds consolidation measured (adr/0010), keeps its text as written."""
+    return " ".join(f"{head}\n{text}".split())

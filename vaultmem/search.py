@@ -281,6 +281,7 @@ class Candidates:
     every_word: bool = False  # some eligible note holds every word of the query (or a form of it: prefix_words)
     common_only: bool = False  # every word of the query is a stop word ("what is it", "who are you")
     asked: tuple[tuple[str, ...], ...] = ()  # each of ``words``' full-text terms as the text side asked for it (a held form)
+    query_vector: np.ndarray | None = None  # the query's, as the vector side asked (None: not embedded)
 
     @property
     def unheld(self) -> float:
@@ -944,7 +945,8 @@ class Searcher:
 
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)
-        vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
+        query_vector = self.embedder.embed([query])[0]
+        vectors = self._vector_side(query_vector, pool, eligibility)
         words = query_words(query, self.store.passages.languages())
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
         proposed = {hit.label for hit in (*vectors, *text)}
@@ -963,7 +965,7 @@ class Searcher:
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
-                          tuple(_asked_terms(word, by_prefix, by_stems) for word in words))
+                          tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector)
 
     def _successors_first(self, ranked: list[Fused], k: int) -> list[Fused]:
         """``ranked`` with, among its first ``k`` (the answer), each note above the notes it
@@ -982,11 +984,13 @@ class Searcher:
         are looked up only when the rule needs them (confidence.asks_first_holds)."""
         first = found.fused[0] if found.fused else None
         similarity = None if first is None else next((hit.score for hit in found.vectors if hit.label == first.label), None)
+        rank = None if first is None else first.vector_rank
+        if first is not None and similarity is not None:
+            similarity, rank = self._without_pieces(found, first.label, similarity, rank)
         evidence = Evidence(best_score=best_score, words=found.words, any_word_held=bool(found.text),
                             every_word=found.every_word, named=found.named > 0, common_only=found.common_only,
-                            first_by_meaning=first is not None and first.vector_rank == 1, first_similarity=similarity,
-                            meaning_floor=self.embedder.meaning_floor,
-                            first_meaning_rank=None if first is None else first.vector_rank,
+                            first_by_meaning=rank == 1, first_similarity=similarity,
+                            meaning_floor=self.embedder.meaning_floor, first_meaning_rank=rank,
                             by_first_letters=tuple(word for word in found.prefix_words if word not in found.stem_words),
                             asked=found.asked)
         weighs = asks_word_weights(evidence)
@@ -996,10 +1000,33 @@ class Searcher:
             evidence = replace(evidence, word_weights=self._word_weights(found))
         return judge(evidence)
 
+    def _without_pieces(self, found: Candidates, label: int, similarity: float, rank: int | None) -> tuple[float, int | None]:
+        """The first hit's score and rank on the meaning side as the confidence rules were measured
+        on them (5–7: benchmarks/PASSAGES.md §30, §35), when its best passage there is one of its
+        fact pieces (passages.fact_pieces): a day's whole passage scored alone, as a note of one
+        passage is, ranked among the side's other notes. A piece is one short fact: a question
+        nothing answers stands nearer one of them than the whole day, and read as the nearest in
+        meaning it read confident (a daily vault's made-up questions, 8 → 14 of 24). A piece ranks
+        its note; the verdict reads the day. The same numbers as before for every other note."""
+        best = next((hit.passage for hit in found.vectors if hit.label == label), None)
+        if best is None or found.query_vector is None:
+            return similarity, rank
+        shown = self.store.passages.by_labels([best]).get(best)
+        if shown is None or not shown.piece:
+            return similarity, rank
+        whole = self.store.passages.of_notes([label]).get(label, [])
+        if not whole:
+            return similarity, rank
+        scored, scores = self.passage_vectors.scores_of(found.query_vector, [whole[0].label])
+        if not scored:
+            return similarity, rank
+        own = float(scores[0]) - chance_lowering(1, self.embedder.chance_spread)
+        return own, 1 + sum(1 for hit in found.vectors if hit.label != label and hit.score > own)
+
     def _word_weights(self, found: Candidates) -> tuple[float, ...]:
-        """Each of the query's words' weight (confidence.word_weight): how many passages hold it
+        """Each of the query's words' weight (confidence.word_weight): how many full-text rows hold it
         in the form the text side asked (a word no note holds: none), one full-text count a word."""
-        rows = self.store.passages.count()
+        rows = self.store.passages.text_rows()
         return tuple(word_weight(0 if word in found.unheld_words or not terms else
                                  self.store.passages.count_matching(" OR ".join(terms)), rows)
                      for word, terms in zip(found.words, found.asked, strict=True))
@@ -1067,7 +1094,18 @@ class Searcher:
         pairs = {item.label: (vector_best.get(item.label), text_best.get(item.label)) for item in ordered}
         chosen = self.best_passages(pairs, query)
         rows = self.store.passages.by_labels([passage for passage in chosen.values() if passage is not None])
-        return {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
+        shown = {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
+        return self._whole_for_pieces(shown)
+
+    def _whole_for_pieces(self, shown: dict[int, PassageRow]) -> dict[int, PassageRow]:
+        """A fact piece (passages.fact_pieces) ranks its note by meaning; the hit shows the note's
+        whole passage, as it did before pieces: a short note reads whole, in its own order (a
+        list of steps or a drawing's labels cut to one of them lost what the snippet showed)."""
+        pieces = [note for note, row in shown.items() if row.piece]
+        if not pieces:
+            return shown
+        wholes = self.store.passages.of_notes(pieces)
+        return {note: wholes[note][0] if row.piece and wholes.get(note) else row for note, row in shown.items()}
 
     def best_passages(self, pairs: dict[int, tuple[int | None, int | None]], query: str) -> dict[int, int | None]:
         """The passage each hit shows, from (the vector side's best, the text side's best) per note:

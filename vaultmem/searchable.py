@@ -16,11 +16,12 @@ other embedder embeds the whole note's text a second time (cut at MAX_EMBED_CHAR
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .dating import name_with_iso_day
+from .dating import name_day, name_with_iso_day
 from .fields import SearchFields, search_fields
 from .html_tags import without_html_tags
 from .inline_fields import inline_fields
@@ -28,7 +29,7 @@ from .inline_queries import without_inline_queries
 from .markdown import without_link_addresses, without_query_blocks
 from .math_words import math_as_words
 from .notes import READER_VERSION
-from .passages import Passage, embed_head, embed_text, split_passages
+from .passages import Passage, embed_head, embed_text, piece_text, split_passages
 from .terminal_codes import without_terminal_codes
 
 if TYPE_CHECKING:
@@ -60,7 +61,8 @@ class SearchableNote:
 
     @property
     def embed_texts(self) -> list[str]:
-        return [embed_text(head, words) for head, words in zip(self.heads, self.words, strict=True)]
+        return [piece_text(head, words) if passage.piece else embed_text(head, words)
+                for passage, head, words in zip(self.passages, self.heads, self.words, strict=True)]
 
     @property
     def embed_hash(self) -> str:
@@ -88,14 +90,39 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     shown = without_terminal_codes(note.body)
     math = math_as_words(without_html_tags(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries))))
     body = math.text
-    cut = split_passages(body)
+    # A day's note is cut into its facts too (passages.fact_pieces); another short note's paragraphs
+    # are about one thing (adr/0004 "Facts of a short note": only a day's note).
+    cut = split_passages(body, pieces=names_a_day_only(fields.title))
     passages = tuple(_in_file(passage, note.body_line) for passage in cut)
     words = tuple(math.embedded(passage.offset, passage.offset + len(passage.text)) if math.formulas else passage.text
                   for passage in cut)
     first = fields.head_text
-    heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") for passage in passages)
+    heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") if not passage.piece
+                  else piece_head(fields.title, passage.headings) for passage in passages)
     note_text = note.embed_text if body is note.body else f"{note.title}\n\n{math.embedded(0, len(body))}"
     return SearchableNote(fields, passages, heads, note_text, words)
+
+
+# What a title that only names a day may hold besides its digits: a month's or a weekday's name.
+_DAY_WORDS = re.compile(r"(?i)(?:\d+(?:st|nd|rd|th)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun"
+                        r"|january|february|march|april|may|june|july|august|september|october|november|december"
+                        r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|[\W_])")
+
+
+def names_a_day_only(title: str) -> bool:
+    """``2026-12-02``, ``Wednesday, December 2nd 2026``: a daily note's title, which says when, not
+    what — the one kind of short note whose paragraphs are unrelated facts (fact pieces)."""
+    return not _DAY_WORDS.sub("", title) and name_day(f"{title}.md") is not None
+
+
+def piece_head(title: str, headings: Sequence[str]) -> str:
+    """A fact piece's head: its note's title and heading path, as any passage's, but a title
+    that only names a day (:func:`names_a_day_only`). A piece is one fact of the day; the day's
+    name is its whole passage's, where it stays ("2026-12-02" before "Parked on level 3, row F at
+    the airport garage." took its cosine to "where did I park my car" from 0.438 to 0.369)."""
+    if not names_a_day_only(title):
+        return embed_head(title, headings)
+    return " > ".join(heading for heading in headings if heading != title)
 
 
 def _in_file(passage: Passage, body_line: int) -> Passage:
@@ -103,10 +130,9 @@ def _in_file(passage: Passage, body_line: int) -> Passage:
     own (a file ending with its frontmatter's ``---``): its passage is the frontmatter's lines,
     where the properties its snippet shows are."""
     if not passage.text.strip() and body_line > 1:
-        return Passage(passage.number, passage.headings, passage.text, 1, body_line - 1, passage.offset)
+        return replace(passage, start_line=1, end_line=body_line - 1)
     shift = body_line - 1
-    return Passage(passage.number, passage.headings, passage.text, passage.start_line + shift, passage.end_line + shift,
-                   passage.offset)
+    return replace(passage, start_line=passage.start_line + shift, end_line=passage.end_line + shift)
 
 
 @dataclass(frozen=True)
@@ -132,9 +158,9 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
     for note in notes:
         texts.append(f"{note.fields.title}\n\n")  # the start of the whole note's text: all of it counts
         tails.append(0)
-        for head, words in zip(note.heads, note.words, strict=True):
-            texts.append(embed_text(head, words))
-            tails.append(len(head) + 2)  # the passage's own text: its share of the whole note
+        for passage, head, text in zip(note.passages, note.heads, note.embed_texts, strict=True):
+            texts.append(text)
+            tails.append(len(text) if passage.piece else len(head) + 2)  # the passage's own text: its share of the whole note
     sums = embedder.sums(texts, tails)
     found: list[NoteVectors] = []
     row = 0
@@ -142,19 +168,25 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
         count = len(note.passages)
         totals = sums.totals[row + 1 : row + 1 + count]
         passages = normalize_rows(totals)
-        if count == 1 and note.embed_texts[0] == note.note_text:
+        tiles = [number for number, passage in enumerate(note.passages) if not passage.piece]  # a fact piece repeats the whole's text
+        if tiles == [0] and note.embed_texts[0] == note.note_text:
             whole = passages[0]  # the passage is the whole note's text: the same direction, bit for bit (unit; its row is scaled)
         else:
-            total = sums.totals[row] + sums.tail_totals[row + 1 : row + 1 + count].sum(axis=0)
+            total = sums.totals[row] + sums.tail_totals[[row + 1 + number for number in tiles]].sum(axis=0)
             whole = normalize_rows(np.asarray(total, dtype=np.float32)[None, :])[0]
         found.append(NoteVectors(whole, passages * length_factors(totals, embedder.length_prior)[:, None]))
         row += 1 + count
     return found
 
 
+def _whole_first(note: SearchableNote) -> bool:
+    """The note's first passage embeds the whole note's text, the others (if any) are its fact pieces."""
+    return note.embed_texts[0] == note.note_text and all(passage.piece for passage in note.passages[1:])
+
+
 def _by_embedding(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
     texts = [text for note in notes for text in note.embed_texts]
-    own = [index for index, note in enumerate(notes) if note.embed_texts != [note.note_text]]
+    own = [index for index, note in enumerate(notes) if not _whole_first(note)]
     matrix = embedder.embed([*texts, *(notes[index].note_text for index in own)])
     whole_rows = dict(zip(own, range(len(texts), len(texts) + len(own)), strict=True))
     found: list[NoteVectors] = []

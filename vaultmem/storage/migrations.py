@@ -465,3 +465,13 @@ def drop_derived(db: Connection) -> None:
 
 def _applied(db: Connection) -> set[str]:
     return {row[0] for row in db.execute("SELECT name FROM _migrations")}
+
+
+@migration("passages")
+def m022_fact_pieces(db: sqlite3.Connection) -> None:
+    # A short note of several facts (a daily note) has, besides its whole passage, a passage of each
+    # fact, ranked by meaning only (passages.fact_pieces, adr/0004 "Facts of a short note"): 1 marks
+    # one, which has no full-text row. 0 for every row made before: the reader version that came with
+    # it (notes.READER_VERSION 118) makes the next reconcile read every note once and add the pieces.
+    # Named with `passages`: a rebuild adds it again.
+    db.execute("ALTER TABLE passages ADD COLUMN piece INTEGER NOT NULL DEFAULT 0")

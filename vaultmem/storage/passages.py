@@ -43,6 +43,7 @@ class PassageRow:
     headings: tuple[str, ...]
     start_line: int
     end_line: int
+    piece: bool = False  # one fact of a short note (passages.fact_pieces): no full-text row
 
 
 class TextMatch(NamedTuple):
@@ -58,10 +59,11 @@ class TextMatch(NamedTuple):
 
 
 def _row(row: Sequence[object]) -> PassageRow:
-    return PassageRow(int(row[0]), int(row[1]), int(row[2]), tuple(json.loads(str(row[3]))), int(row[4]), int(row[5]))  # type: ignore[call-overload]
+    return PassageRow(int(row[0]), int(row[1]), int(row[2]), tuple(json.loads(str(row[3]))), int(row[4]), int(row[5]),  # type: ignore[call-overload]
+                      bool(row[6]))
 
 
-_SELECT = "SELECT label, note_label, number, headings, start_line, end_line FROM passages"
+_SELECT = "SELECT label, note_label, number, headings, start_line, end_line, piece FROM passages"
 
 
 class PassageStore:
@@ -73,13 +75,13 @@ class PassageStore:
     # -- writing (the indexer, inside its transactions)
 
     def insert(self, note_label: int, passages: Sequence[Passage], fields: SearchFields) -> list[int]:
-        """Add a note's passages (rows and full text); their labels, in order."""
+        """Add a note's passages (rows, and full text but of a fact piece); their labels, in order."""
         labels = []
         for passage in passages:
             cursor = self.db.execute(
-                "INSERT INTO passages (note_label, number, headings, start_line, end_line, language) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO passages (note_label, number, headings, start_line, end_line, language, piece) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (int(note_label), passage.number, json.dumps(passage.headings, ensure_ascii=False), passage.start_line,
-                 passage.end_line, fields.language),
+                 passage.end_line, fields.language, int(passage.piece)),
             )
             labels.append(int(cursor.lastrowid or 0))
         self._write_fts(labels, passages, fields)
@@ -88,15 +90,18 @@ class PassageStore:
     def rewrite(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
         """Same passages (same embedded texts), new places or fields: update rows and full text in place."""
         self.db.executemany(
-            "UPDATE passages SET headings = ?, start_line = ?, end_line = ?, language = ? WHERE label = ?",
-            [(json.dumps(passage.headings, ensure_ascii=False), passage.start_line, passage.end_line, fields.language, int(label))
+            "UPDATE passages SET headings = ?, start_line = ?, end_line = ?, language = ?, piece = ? WHERE label = ?",
+            [(json.dumps(passage.headings, ensure_ascii=False), passage.start_line, passage.end_line, fields.language,
+              int(passage.piece), int(label))
              for label, passage in zip(labels, passages, strict=True)],
         )
         self.db.executemany("DELETE FROM passages_fts WHERE rowid = ?", [(int(label),) for label in labels])
         self._write_fts(labels, passages, fields)
 
     def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
-        """Each passage's full-text row; a character of Chinese, Japanese or Korean is a token
+        """Each passage's full-text row — none for a fact piece (passages.fact_pieces: its words are
+        its note's whole passage's, and as a row of its own a short note's fact outranked a manual's
+        page on the keyword side: benchmarks/PASSAGES.md §38); a character of Chinese, Japanese or Korean is a token
         of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss, ı is i, and a
         camelCase identifier is followed by its words (identifiers.with_identifier_words) — but in
         a heading: the heading column weighs most of the text's, and `### peerDependenciesMeta`
@@ -115,7 +120,7 @@ class PassageStore:
             [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, _body_text(passage.text),
               "" if language is None else f"{named} \n {stemmed(' '.join(passage.headings), language)} \n {stemmed(passage.text, language)}",
               "")  # the turns before it: written by set_turn_contexts, once its folder's turns are all written
-             for label, passage in zip(labels, passages, strict=True)],
+             for label, passage in zip(labels, passages, strict=True) if not passage.piece],
         )
 
     def languages(self) -> tuple[str, ...]:
@@ -208,6 +213,10 @@ class PassageStore:
 
     def count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def text_rows(self) -> int:
+        """How many passages have a full-text row: every one but the fact pieces."""
+        return int(self.db.execute("SELECT count(*) FROM passages WHERE piece = 0").fetchone()[0])
 
     def merge_full_text(self) -> None:
         """Merge the full-text index's segments into one (FTS5 ``optimize``; in a transaction).
