@@ -286,11 +286,7 @@ def test_note_scores_in_numpy_are_the_tuples_loop_exactly() -> None:
     # note_scores over counted_passages — ties, negative scores, zeros of either sign, limits.
     rng = np.random.default_rng(7)
     for trial in range(600):
-        count = int(rng.integers(0, 60))
-        labels = rng.permutation(100_000)[:count].astype(np.int64)
-        notes = rng.integers(0, count // 3 + 1, count).astype(np.int64)
-        scores = (rng.normal(0.3, 0.2, count) if trial % 3 else
-                  rng.choice([0.5, 0.25, -0.0, 0.0, -0.1, 0.3], count)).astype(np.float32)
+        labels, notes, scores = _random_passages(rng, trial, most=60)
         limit = (None, 1, 5, 100)[trial % 4]
         expected = note_scores(counted_passages(labels, notes, scores), limit, grouped=True)
         found = grouped_note_scores(labels, notes, scores, limit)
@@ -305,11 +301,7 @@ def test_notes_lowered_for_their_passages_in_numpy_are_the_tuples_loop_exactly()
     # grouped_note_scores — ties, zeros, notes no count is known for (one passage), limits.
     rng = np.random.default_rng(11)
     for trial in range(600):
-        count = int(rng.integers(0, 80))
-        labels = rng.permutation(100_000)[:count].astype(np.int64)
-        notes = rng.integers(0, count // 3 + 1, count).astype(np.int64)
-        scores = (rng.normal(0.3, 0.2, count) if trial % 3 else
-                  rng.choice([0.5, 0.25, -0.0, 0.0, -0.1, 0.3], count)).astype(np.float32)
+        labels, notes, scores = _random_passages(rng, trial, most=80)
         counts = {int(note): int(rng.choice([1, 2, 3, 7, 40, 5084])) for note in set(notes.tolist()) if rng.random() < 0.8}
         limit = (None, 1, 5, 100)[trial % 4]
         spread = (0.055, 0.0, 0.2)[trial % 3]
@@ -362,3 +354,14 @@ def test_notes_lowered_for_their_passages_keep_exact_scores_and_break_ties_by_la
     assert lowered[[hit.label for hit in lowered].index(9)] == hits[3]  # one passage: unchanged
     assert [hit.label for hit in lowered].index(3) < [hit.label for hit in lowered].index(7)  # a tie: the lower label first
     assert for_many_passages(hits, counts, spread=0.05, limit=2) == lowered[:2]
+
+
+def _random_passages(rng: np.random.Generator, trial: int, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Passages' labels, their notes and scores at random: up to ``most`` passages of about a third as
+    many notes; every third trial's scores drawn from a few values (ties, zeros of either sign)."""
+    count = int(rng.integers(0, most))
+    labels = rng.permutation(100_000)[:count].astype(np.int64)
+    notes = rng.integers(0, count // 3 + 1, count).astype(np.int64)
+    scores = (rng.normal(0.3, 0.2, count) if trial % 3 else
+              rng.choice([0.5, 0.25, -0.0, 0.0, -0.1, 0.3], count)).astype(np.float32)
+    return labels, notes, scores

@@ -202,13 +202,7 @@ def test_turns_kept_current_edit_by_edit_hold_what_a_new_index_of_the_same_files
         incremental = _contexts(vault)
     # D1_010 and D1_10 are in the same place: by the order they were indexed in (D1_010 first, by its path)
     assert "word75" in incremental["c/D1_10.md"] and "edited ten" in incremental["c/D1_11.md"] + incremental["c/D1_12.md"]
-    fresh = tmp_path / "fresh"
-    fresh.mkdir()
-    for source in (vault / "c").iterdir():
-        write_file(fresh, f"c/{source.name}", source.read_text(encoding="utf-8"))
-    with Vault(fresh) as opened:
-        opened.index()
-    assert incremental == _contexts(fresh)
+    assert incremental == _fresh_contexts(tmp_path / "fresh", vault / "c")
 
 
 def test_an_index_made_before_turn_keys_reads_its_turns_again_and_keeps_them_current(tmp_path: Path) -> None:
@@ -321,13 +315,7 @@ def test_turns_placed_by_their_properties_kept_current_edit_by_edit_hold_what_a_
         opened.search("word1", k=1, now=NOW)
         incremental = _contexts(vault)
     assert "word12" in incremental[next(path for path, note in files.items() if "word27\n" in note)]
-    fresh = tmp_path / "fresh"
-    fresh.mkdir()
-    for source in (vault / "c").iterdir():
-        write_file(fresh, f"c/{source.name}", source.read_text(encoding="utf-8"))
-    with Vault(fresh) as opened:
-        opened.index()
-    assert incremental == _contexts(fresh)
+    assert incremental == _fresh_contexts(tmp_path / "fresh", vault / "c")
 
 
 def test_a_turns_chain_is_its_folder_conversation_and_session() -> None:
@@ -398,3 +386,14 @@ def test_a_first_index_killed_between_chunks_gives_its_turns_their_turns_before_
     wanted = _contexts(fresh)
     assert "word698" in wanted["chat/D1_699.md"]
     assert {path: held for path, held in _contexts(vault).items() if held != wanted[path]} == {}
+
+
+def _fresh_contexts(fresh: Path, folder: Path) -> dict[str, str]:
+    """The turns-before a first index of a copy of ``folder``'s notes gives them: what an index kept
+    current edit by edit must hold."""
+    fresh.mkdir()
+    for source in folder.iterdir():
+        write_file(fresh, f"{folder.name}/{source.name}", source.read_text(encoding="utf-8"))
+    with Vault(fresh) as opened:
+        opened.index()
+    return _contexts(fresh)
