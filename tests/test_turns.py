@@ -397,3 +397,18 @@ def _fresh_contexts(fresh: Path, folder: Path) -> dict[str, str]:
     with Vault(fresh) as opened:
         opened.index()
     return _contexts(fresh)
+
+
+def test_a_turn_whose_number_property_holds_thousands_of_digits_is_indexed_in_its_place(tmp_path: Path) -> None:
+    """``turn: "999…"`` (a pasted id, 5,000 digits): int() refuses more than 4,300 digits, and the
+    ValueError of one note's order key stopped every index of the vault with a traceback (exit 1,
+    no note indexed). A number is its digits, however many: the turn sorts after turn 12."""
+    huge = "9" * 5000
+    write_vault(tmp_path, {**CHAT, "chat/2024-03-04/t99.md": f"---\nspeaker: Ana\nturn: \"{huge}\"\n---\nSee you soon.\n",
+                           "chat/2024-03-04/t98.md": f"---\nspeaker: Ben\nsession: \"0{huge}\"\n---\nBye for now.\n"})
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = vault.search("see you soon", k=1, now=NOW)
+    assert [hit.path for hit in hits] == ["chat/2024-03-04/t99.md"]
+    assert order_key("chat/t1.md", {"turn": 12}) < order_key("chat/t1.md", {"turn": huge})
+    assert chain_keys(order_key("chat/t1.md", {"session": f"0{huge}"})) == chain_keys(order_key("chat/t2.md", {"session": huge}))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 
@@ -126,13 +127,22 @@ def _property(meta: Mapping[str, object], keys: Sequence[str]) -> object | None:
     return None
 
 
-def _numbers(value: object) -> tuple[int, ...]:
-    """The numbers a place value says: ``12`` → (12,); ``D3:12`` → (3, 12); a text without any → ()."""
+def _numbers(value: object) -> tuple[str, ...]:
+    """The numbers a place value says, each as :func:`_digits` writes it: ``12`` → ("12",);
+    ``D3:12`` → ("3", "12"); a text without any → ()."""
     if isinstance(value, int):
-        return (value,)
+        return (str(value),)
     if isinstance(value, float) and value.is_integer():
-        return (int(value),)
-    return tuple(int(part) for part in _NUMBER.findall(str(value)))
+        return (str(int(value)),)
+    return tuple(_digits(part) for part in _NUMBER.findall(str(value)))
+
+
+def _digits(run: str) -> str:
+    """A run of decimal digits (of any script: ``٣`` is 3) as ASCII digits without leading zeros,
+    as ``str(int(run))`` writes it, but for a run of any length: int() refuses more than 4,300
+    digits, and a turn's ``turn: "999…"`` of 5,000 stopped every index with a traceback."""
+    ascii_run = run if run.isascii() else "".join(str(unicodedata.decimal(character)) for character in run)
+    return ascii_run.lstrip("0") or "0"
 
 
 def _chain(meta: Mapping[str, object]) -> bytes:
@@ -143,7 +153,7 @@ def _chain(meta: Mapping[str, object]) -> bytes:
         said = numbers[:1]  # LoCoMo's D<session>:<turn>
     named = "" if conversation is None else " ".join(str(conversation).casefold().split())
     # A session said as a number is that number whatever its spelling (`1`, `"01"`); else its text.
-    session_text = ".".join(map(str, said)) if said else ("" if session is None else " ".join(str(session).casefold().split()))
+    session_text = ".".join(said) if said else ("" if session is None else " ".join(str(session).casefold().split()))
     return hashlib.blake2b(f"{named}\x00{session_text}".encode("utf-8", "surrogatepass"), digest_size=CHAIN_BYTES).digest()
 
 
@@ -168,7 +178,7 @@ def _place(meta: Mapping[str, object]) -> bytes:
 
 def _name(name: str) -> bytes:
     parts = (part for part in _NUMBER.split(name.casefold()) if part)
-    return b"".join(_number(int(part)) if part.isdecimal() else _ended(part) for part in parts)
+    return b"".join(_number(_digits(part)) if part.isdecimal() else _ended(part) for part in parts)
 
 
 def folder_keys(folder: str) -> tuple[bytes, bytes]:
@@ -184,8 +194,9 @@ def _ended(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass") + b"\x00"
 
 
-def _number(number: int) -> bytes:
-    digits = str(number).encode("ascii")
+def _number(number: str) -> bytes:
+    """A number (its digits, :func:`_digits`) as its count of digits, then them: 9 before 10."""
+    digits = number.encode("ascii")
     return len(digits).to_bytes(4, "big") + digits
 
 
