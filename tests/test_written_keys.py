@@ -12,7 +12,7 @@ import pytest
 
 from helpers import REAL_VAULTS, run_cli, write_vault
 from vaultmem import Vault
-from vaultmem.written_keys import keys_in_text
+from vaultmem.written_keys import keys_in_properties, keys_in_text
 
 # Made up, in the providers' shapes (none is a live key).
 AWS = "AKIA4QZ7XJ2M5R8TNW3K"
@@ -72,6 +72,7 @@ def test_the_python_api_reports_the_same_notes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text", [
     "sk-learn-model-comparison-notes-for-the-2024-course",  # a slug: no capitals
+    "see [[sk-Learn-Model-Selection-Guide-2023]]",  # a title's slug: capitals and a digit, but words between its hyphens
     "AKIAIOSFODNN7EXAMPLE",  # AWS's documentation
     "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",  # a placeholder
     "the task-Ab1cdefghijklmnopqrstuvwxyz0123456789 id",  # not at a word's start
@@ -87,3 +88,15 @@ def test_no_warning_on_the_sample_and_kepano_vaults(sample_vault: Path, tmp_path
     for root in (sample_vault, kepano):
         with Vault(root) as vault:
             assert [notice.message for notice in vault.check().notices if notice.field == "secret"] == []
+
+
+def test_a_key_in_a_nested_frontmatter_map_is_found_with_its_path(tmp_path: Path) -> None:
+    """``env:`` holding ``OPENAI_API_KEY: sk-…`` (a map under a property, as a project note keeps its
+    settings): only a property's text or list of texts was looked at, and check said nothing."""
+    nested = f"---\nenv:\n  OPENAI_API_KEY: {OPENAI}\n  accounts:\n    - {{name: ci, token: {GITHUB}}}\n---\nSettings.\n"
+    with Vault(write_vault(tmp_path / "vault", {"dev/settings.md": nested})) as vault:
+        notices = [notice for notice in vault.check().notices if notice.field == "secret"]
+    assert sorted(notice.message.split(":")[0] for notice in notices) == [
+        "dev/settings.md, its frontmatter property 'env.OPENAI_API_KEY'", "dev/settings.md, its frontmatter property 'env.accounts.token'"]
+    assert all(OPENAI not in notice.message and GITHUB not in notice.message for notice in notices)
+    assert [key.property for key in keys_in_properties({"a": {"b": [[{"c": AWS}]]}})] == ["a.b.c"]

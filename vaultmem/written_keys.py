@@ -41,6 +41,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 _KEY = re.compile("|".join(f"(?P<k{number}>{pattern})" for number, (_, pattern) in enumerate(_SHAPES)))
 _PRIVATE_KEY = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*\r?\n(?:[A-Za-z-]+:.*\r?\n|[ \t]*\r?\n)*"
                           r"[ \t]*[A-Za-z0-9+/=]{40,}")
+_SLUG_WORD = re.compile(r"[A-Za-z][a-z]*|[A-Z]+|[0-9]+")  # a slug's part: Word, word, WORD or a number
 _QUICK = re.compile(r"AKIA|ASIA|gh[pousr]_|github_pat_|sk-|xox[abposr]-|PRIVATE KEY")
 
 
@@ -78,12 +79,25 @@ def keys_in_text(text: str, first_line: int = 1) -> Iterator[WrittenKey]:
 
 
 def keys_in_properties(meta: Mapping[str, Any]) -> Iterator[WrittenKey]:
-    """The keys a note's frontmatter values hold (a text, or a list's texts), by property."""
+    """The keys a note's frontmatter values hold (a text, a list's texts, a nested map's values: a
+    key kept as ``env: {OPENAI_API_KEY: sk-…}`` was not looked at), by property (``env.OPENAI_API_KEY``)."""
     for name, value in meta.items():
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str):
-                for key in keys_in_text(item):
-                    yield WrittenKey(key.kind, None, key.masked, str(name))
+        for where, text in _texts_in(str(name), value):
+            for key in keys_in_text(text):
+                yield WrittenKey(key.kind, None, key.masked, where)
+
+
+def _texts_in(name: str, value: object) -> Iterator[tuple[str, str]]:
+    """The texts of a property's value, each with the property's path (a nested map's key after a
+    dot). No value holds itself: frontmatter whose aliases make one is not loaded (notes.py)."""
+    if isinstance(value, str):
+        yield name, value
+    elif isinstance(value, Mapping):
+        for inner, held in value.items():
+            yield from _texts_in(f"{name}.{inner}", held)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts_in(name, item)
 
 
 def _looks_random(kind: str, value: str) -> bool:
@@ -93,6 +107,10 @@ def _looks_random(kind: str, value: str) -> bool:
     if kind == "Slack token":
         return True  # its digits are its shape
     generated = value.split("_", 1)[1] if kind == "GitHub token" and "_" in value else value.removeprefix("sk-")
+    # A title's slug (`sk-Learn-Model-Selection-Guide-2023`, a note's name) has capitals and a digit
+    # too, but each part between its hyphens is a word or a number; a key's parts mix them.
+    if kind != "GitHub token" and all(_SLUG_WORD.fullmatch(part) for part in re.split(r"[-_]", generated) if part):
+        return False
     return (any(character.isdigit() for character in generated) and any(character.isupper() for character in generated)
             and any(character.islower() for character in generated))
 
