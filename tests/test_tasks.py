@@ -17,7 +17,7 @@ from mcp_client import run, serve
 from vaultmem import Vault
 from vaultmem.dating import since_bound, until_bound
 from vaultmem.errors import UsageError
-from vaultmem.task_dates import TaskLine, task_lines
+from vaultmem.task_dates import TaskLine, task_days, task_lines
 
 CONFIG = 'embedder = "hashing"\n'
 NOW = "2025-12-10T12:00:00+00:00"  # a Wednesday
@@ -744,8 +744,10 @@ def test_a_page_of_sixteen_thousand_tasks_is_read_in_seconds_not_minutes() -> No
     started = time.process_time()
     found = task_lines(logseq, 3, logseq=True)
     boxed = task_lines(boxes, 3)
+    days = task_days(boxes, 3)  # explain's read of the same
     spent = time.process_time() - started
     assert len(found) == len(boxed) == count
     assert found[-1] == TaskLine(3 + 2 * (count - 1), " ", f"call supplier {count - 1}", {"scheduled": date(2022, 12, 15)}, None, ())
     assert boxed[-1].line == 3 + 2 * (count - 1) and boxed[-1].days == {"due": date(2022, 12, 15)}
+    assert len(days) == count and days[-1].line == boxed[-1].line
     assert spent < 8, f"{spent:.1f} s of CPU for {count} tasks"

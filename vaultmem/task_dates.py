@@ -95,10 +95,11 @@ def task_days(body: str, body_line: int = 1, rules: TaskRules | None = None, boa
     tasks, as :func:`task_lines` reads them (``rules``, ``board``: its too)."""
     rules = rules if rules is not None else TaskRules()
     found: list[TaskDay] = []
+    lines = _LineCounter(body, body_line)
     for task in _tasks(body):
         if not rules.holds(_box(task), task["rest"]):
             continue
-        line = body_line + body.count("\n", 0, task.start())
+        line = lines.line_of(task.start())
         words = " ".join(_FIELDS.sub(" ", _without_card_days(task["rest"], board)).split())
         for kind, text in _named_days(task["rest"], board):
             try:
