@@ -78,6 +78,18 @@ def test_only_a_note_titled_by_its_day_has_pieces() -> None:
         assert [passage.piece for passage in found.passages] == [False], path
 
 
+def test_a_note_titled_by_a_minute_is_no_days_note_and_has_no_pieces() -> None:
+    """``name_day`` dates a note by a moment too: a zettel titled by its id and a chat export's
+    message named by its time read as "titled by its day only", and their paragraphs (one thought,
+    one turn) were cut into pieces as a day's unrelated facts — and a turn's windows, the sum of
+    its rows, counted its words twice."""
+    for title in ("202612021356", "20261202135612", "2026-12-02 13-56-12", "2026-12-02 1356", "Wed 2 Dec 2026 13.56"):
+        found = searchable(parse_note(f"Zettel/{title}.md", DAILY.encode()))
+        assert [passage.piece for passage in found.passages] == [False], title
+    found = searchable(parse_note("Daily/20261202.md", DAILY.encode()))
+    assert [passage.piece for passage in found.passages] == [False, True, True, True]
+
+
 KEPANO = Path(__file__).resolve().parent / "data" / "kepano-obsidian"
 
 

@@ -350,7 +350,9 @@ from .spelled_days import value_date
 #     four words of its own) also has a passage of each, ranked by meaning only (passages.fact_pieces,
 #     searchable.names_a_day_only; storage `passages.piece`). Such notes are embedded again (their pieces are new);
 #     the others' vectors stay.
-READER_VERSION = "122"
+# 123: a title naming a minute (`202305081356`, a zettel's id; `2023-05-08 13-56-12`, a chat message's time) is not
+#     titled by its day only (searchable.names_a_day_only): its note has no fact pieces. Such notes lose theirs.
+READER_VERSION = "123"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

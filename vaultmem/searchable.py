@@ -109,9 +109,18 @@ _DAY_WORDS = re.compile(r"(?i)(?:\d+(?:st|nd|rd|th)?|monday|tuesday|wednesday|th
                         r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|[\W_])")
 
 
+_DIGIT_RUN = re.compile(r"[0-9]+")
+DAY_DIGITS = 8  # a day's year, month and day: 20261202, or 2026-12-02 in three runs
+
+
 def names_a_day_only(title: str) -> bool:
     """``2026-12-02``, ``Wednesday, December 2nd 2026``: a daily note's title, which says when, not
-    what — the one kind of short note whose paragraphs are unrelated facts (fact pieces)."""
+    what — the one kind of short note whose paragraphs are unrelated facts (fact pieces). Not a
+    title naming a minute (``202612021356``, a zettel's id; ``2026-12-02 13-56-12``, a chat
+    export's message): such a note is one thought or one turn, and its paragraphs one thing's."""
+    runs = _DIGIT_RUN.findall(title)
+    if len(runs) > 3 or sum(len(run) for run in runs) > DAY_DIGITS:
+        return False
     return not _DAY_WORDS.sub("", title) and name_day(f"{title}.md") is not None
 
 
