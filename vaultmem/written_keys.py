@@ -67,15 +67,19 @@ def keys_in_text(text: str, first_line: int = 1) -> Iterator[WrittenKey]:
     """The keys ``text`` holds, each with its line (``first_line``: the file's line ``text`` starts on)."""
     if _QUICK.search(text) is None:
         return
-    found: list[tuple[int, WrittenKey]] = []
+    found: list[tuple[int, str, str]] = []  # (where, kind, masked)
     for match in _KEY.finditer(text):
         kind = _SHAPES[int(next(name for name, value in match.groupdict().items() if value)[1:])][0]
         if _looks_random(kind, match.group()):
-            found.append((match.start(), WrittenKey(kind, first_line + text.count("\n", 0, match.start()), _masked(match.group()))))
+            found.append((match.start(), kind, _masked(match.group())))
     for match in _PRIVATE_KEY.finditer(text):
-        line = first_line + text.count("\n", 0, match.start())
-        found.append((match.start(), WrittenKey("private key", line, match.group().split("\n", 1)[0].strip())))
-    yield from (key for _, key in sorted(found, key=lambda pair: pair[0]))
+        found.append((match.start(), "private key", match.group().split("\n", 1)[0].strip()))
+    # Lines counted on from the last key, not from the text's start: a pasted CloudTrail log of
+    # 8,000 access key ids (1.5 MB) took 3.4 s of CPU each check.
+    line, counted = first_line, 0
+    for start, kind, masked in sorted(found, key=lambda key: key[0]):
+        line, counted = line + text.count("\n", counted, start), start
+        yield WrittenKey(kind, line, masked)
 
 
 def keys_in_properties(meta: Mapping[str, Any]) -> Iterator[WrittenKey]:
