@@ -58,6 +58,17 @@ def test_one_note_to_supersede_may_be_given_as_a_string(vault: Vault) -> None:
     assert "work/standup-930.md" not in paths_found(vault, "Tejo meeting room")
 
 
+def test_supersedes_none_is_none_and_another_type_is_refused_naming_the_argument(vault: Vault) -> None:
+    # Was: supersedes=None (a wrapper passing on an argument it was not given) raised "'NoneType'
+    # object is not iterable", and supersedes=5 "'int' object is not iterable": neither said which argument.
+    new = vault.remember("Maya's locker is 27.", layer="L3", supersedes=None, now=NOW)
+    assert new.supersedes == [] and (vault.root / new.path).is_file()
+    for wrong in (5, [5], {"standup-930": True}.keys() | {7}):
+        with pytest.raises(UsageError, match="supersedes takes a note's id or path, or a list of them"):
+            vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=wrong, now=NOW)  # type: ignore[arg-type]
+    assert "superseded_by" not in read_note(vault.root, "work/standup-930.md").meta
+
+
 def test_the_old_note_records_its_successor_and_expires_now_keeping_everything_else(vault: Vault) -> None:
     before = (vault.root / "work/standup-930.md").read_bytes()
     new = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["work/standup-930.md"], now=NOW)

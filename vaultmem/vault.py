@@ -459,7 +459,7 @@ class Vault:
         ttl: str | None = None,
         permanent: bool = False,
         folder: str | None = None,
-        supersedes: str | Iterable[str] = (),
+        supersedes: str | Iterable[str] | None = (),
         now: object = None,
         date: object = None,
     ) -> Remembered:
@@ -752,11 +752,21 @@ def _names(argument: str, value: _Names) -> _Names:
     return value
 
 
-def _one_or_names(argument: str, value: str | Iterable[str]) -> Iterable[str]:
+def _one_or_names(argument: str, value: str | Iterable[str] | None) -> list[str]:
     """``value`` as :func:`_names` takes it, but one string is one name: a note's id or path
     has one reading (``supersedes="coffee"``: the note coffee), unlike a tag list, where
-    ``"travel, work"`` could be one tag or two."""
-    return [value] if isinstance(value, str) else _names(argument, value)
+    ``"travel, work"`` could be one tag or two. None is none (a wrapper passing on an argument
+    it was not given); anything else but strings is refused naming the argument — it raised
+    "'NoneType' object is not iterable" or "'int' object is not iterable", naming nothing."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    names = list(_names(argument, value)) if isinstance(value, Iterable) else None
+    if names is None or not all(isinstance(name, str) for name in names):
+        raise UsageError(f"{argument} takes a note's id or path, or a list of them, not {value!r}: "
+                         f"pass {argument}=\"<id or path>\" or {argument}=[\"<id>\", …]")
+    return names
 
 
 def _require_embedder(embedder: object) -> None:
