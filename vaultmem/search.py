@@ -992,15 +992,20 @@ class Searcher:
     def _successors_first(self, ranked: list[Fused], k: int) -> tuple[list[Fused], int]:
         """``ranked`` with, among its first ``k`` (the answer), each note above the notes it
         supersedes (supersede.successors_first), and the successor of a retired note of the answer
-        brought into it when it ranked lower (supersede.with_successors). One look-up of the
-        candidates' ``supersedes`` entries: a retired note is expired, so only a search with
-        ``include_expired`` (or as of an earlier instant) holds both. With the answer's length:
+        brought into it when it ranked lower (supersede.with_successors). One look-up of the notes
+        that list the answer's notes in ``supersedes`` (k labels); a second, of the pairs among the
+        answer and those successors, only when the pool holds one. A retired note is expired, so
+        only a search with ``include_expired`` (or as of an earlier instant) holds both. With the answer's length:
         ``k``, or more when ``k`` cannot hold a retired note and its successor."""
         if k < 1 or len(ranked) < 2:
             return ranked, k
-        replacing = self.store.notes.replacing([item.label for item in ranked], SUPERSEDES)
-        if not replacing:
+        pool = {item.label for item in ranked}
+        # No note supersedes a note of the answer (nearly every query): one look-up of k labels.
+        successors = {successor for successor, _ in self.store.notes.listed_by([item.label for item in ranked[:k]], SUPERSEDES)
+                      if successor in pool}
+        if not successors:
             return ranked, k
+        replacing = self.store.notes.replacing([item.label for item in ranked[:k]] + sorted(successors), SUPERSEDES)
         answer, rest = with_successors(ranked, k, replacing, lambda item: item.label)
         return [*successors_first(answer, replacing, lambda item: item.label), *rest], max(len(answer), k)
 

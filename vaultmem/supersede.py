@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .errors import Argument, FrontmatterError, PathOutsideVault, UsageError, VaultmemError, WriteConflict
 from .field_edits import edit_fields, in_graph_properties
@@ -324,8 +324,7 @@ _TURNING_WORDS = frozenset("no not never nor none nothing without cannot can't w
 _REWORDING_WORD = re.compile(r"(?:(?<!\w)[-\u2212](?=\d))?\w+(?:['\u2019]\w+)?")
 
 
-@dataclass(frozen=True)
-class _Word:
+class _Word(NamedTuple):
     """A word of a statement as a rewording is compared: its form (casefolded, a plural's s and a
     possessive's 's dropped), and whether it is a number or written with a capital (part of a name)."""
 
@@ -335,14 +334,24 @@ class _Word:
     marked: bool  # a number or a capitalised word: "at 9" / "at 9:30", "in Porto" / "in Porto Alegre"
 
 
-def _rewording_words(text: str) -> list[_Word]:
+def _word(raw: str) -> _Word:
+    """One word as :class:`_Rewordings` compares it."""
+    folded = raw.casefold().replace("\u2019", "'")
+    base = folded[:-2] if folded.endswith("'s") else folded
+    form = base[:-1] if len(base) > 3 and base.endswith("s") and not base.endswith("ss") and not base[-2].isdigit() else base
+    return _Word(form, folded in _FILLER_WORDS or base in _FILLER_WORDS, folded in _TURNING_WORDS,
+                 raw[0].isdigit() or raw[0] == "-" or raw[0].isupper())
+
+
+def _rewording_words(text: str, seen: dict[str, _Word]) -> list[_Word]:
+    """The words of ``text``, each read once per comparison (``seen``: a log of 32,000 lines
+    repeats a few hundred words)."""
     found = []
     for raw in _REWORDING_WORD.findall(text.replace("\u2212", "-")):
-        folded = raw.casefold().replace("\u2019", "'")
-        base = folded[:-2] if folded.endswith("'s") else folded
-        form = base[:-1] if len(base) > 3 and base.endswith("s") and not base.endswith("ss") and not base[-2].isdigit() else base
-        found.append(_Word(form, folded in _FILLER_WORDS or base in _FILLER_WORDS, folded in _TURNING_WORDS,
-                           raw[0].isdigit() or raw[0] == "-" or raw[0].isupper()))
+        word = seen.get(raw)
+        if word is None:
+            word = seen[raw] = _word(raw)
+        found.append(word)
     return found
 
 
@@ -358,21 +367,38 @@ class _Rewordings:
     had just said again (an agent's week over MCP). Not by meaning: no cosine of the embedder tells a
     rewording from a changed fact (merging: "at 4pm" / "at 5pm" 0.975). A changed fact keeps its
     changed word out of the new sentence, so it stays listed. Looked for only in the sentences that
-    hold the statement's rarest word there: about linear in the two texts."""
+    hold the statement's rarest word there, the new text read on the first statement asked about:
+    about linear in the two texts."""
 
     def __init__(self, sentences: Sequence[str]) -> None:
-        self.sentences = [_rewording_words(sentence) for sentence in sentences]
+        self.texts = sentences
+        self.sentences: list[list[_Word]] = []
         self.holding: dict[str, list[int]] = {}
+        self.seen: dict[str, _Word] = {}
+
+    def _read(self) -> None:
+        self.sentences = [_rewording_words(sentence, self.seen) for sentence in self.texts]
+        holding = self.holding
         for number, words in enumerate(self.sentences):
-            for form in {word.form for word in words if not word.filler}:
-                self.holding.setdefault(form, []).append(number)
+            for word in words:
+                if not word.filler:
+                    places = holding.setdefault(word.form, [])
+                    if not places or places[-1] != number:
+                        places.append(number)
+        self.texts = ()
 
     def says(self, statement: str) -> bool:
-        wanted = [word for word in _rewording_words(statement) if not word.filler]
-        if not wanted or any(word.form not in self.holding for word in wanted):
-            return False
-        rarest = min(wanted, key=lambda word: len(self.holding[word.form]))
-        return any(_holds_in_order(self.sentences[number], wanted) for number in self.holding[rarest.form])
+        if self.texts:
+            self._read()
+        wanted = [word for word in _rewording_words(statement, self.seen) if not word.filler]
+        rarest: list[int] | None = None
+        for word in wanted:
+            places = self.holding.get(word.form)
+            if places is None:
+                return False
+            if rarest is None or len(places) < len(rarest):
+                rarest = places
+        return rarest is not None and any(_holds_in_order(self.sentences[number], wanted) for number in rarest)
 
 
 def _holds_in_order(sentence: Sequence[_Word], wanted: Sequence[_Word]) -> bool:
