@@ -106,12 +106,19 @@ class InvalidDuration(VaultmemError, ValueError):
 
     SPELLING = "use a number and a unit, e.g. 30m, 12h, 3d, 2w (or combined: 1d12h)"
 
-    def __init__(self, value: object, reason: str = "", fix: str = SPELLING) -> None:
+    def __init__(self, value: object, reason: str = "", fix: str = SPELLING, argument: Argument | None = None) -> None:
         self.value = value
         self.reason = reason
         self.problem = f"invalid duration {short_repr(value)}" + (f" ({reason})" if reason else "")
         self.fix = fix
-        super().__init__(f"{self.problem}: {fix}")
+        # The argument it came as (ttl), named first: "InvalidDuration: invalid duration 'forever'"
+        # left an agent that sent ttl, expires_at and date at once to guess which was wrong.
+        self.argument = argument
+        super().__init__(self.spelled(Surface.API))
+
+    def spelled(self, surface: Surface) -> str:
+        named = f"{self.argument.spelled(surface is Surface.CLI)}: " if self.argument is not None else ""
+        return f"{named}{self.problem}: {self.fix}"
 
 
 class UnknownLayer(VaultmemError, ValueError):

@@ -231,14 +231,14 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     vector_rank, text_rank = (fused.vector_rank, fused.text_rank) if fused is not None else (None, None)
     vector = _vector_score(searcher, query, label, found)
     text = _text_score(searcher, query, label, found)
-    in_answer = not blocking and position is not None and position <= k
+    in_answer = not blocking and position is not None and position <= found.answer(k)
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
     reasons = [*_superseded_reason(meta), *blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
                *_window_reason(searcher, query, label),
                _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
-                               names),
+                               names, found.answer(k)),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
@@ -293,7 +293,7 @@ def _confidence(searcher: Searcher, found: Candidates, k: int, lifted: str) -> s
     filter was lifted to rank the note: that search is not the one asked for."""
     if lifted:
         return None
-    first = found.fused[0] if found.fused and k > 0 else None
+    first = found.judged_first() if k > 0 else None
     best = None if first is None else found.score(first, searcher.embedder.score_calibration)
     return searcher.judge_answer(found, best).why
 
@@ -566,7 +566,7 @@ def _text_rows(searcher: Searcher, query: str, label: int, all_terms: bool) -> l
     return searcher.store.passages.fts_of_note((" AND " if all_terms else " OR ").join(terms), label)
 
 
-def _ranking_reason(position: int | None, k: int, lifted: str, sides: str, names: OptionNames) -> str:
+def _ranking_reason(position: int | None, k: int, lifted: str, sides: str, names: OptionNames, answer: int | None = None) -> str:
     if position is None:
         pool = max(CANDIDATES_MIN, k)
         return f"{lifted + ', ' if lifted else ''}neither side proposes it among its best {pool} notes: {sides}"
@@ -574,6 +574,9 @@ def _ranking_reason(position: int | None, k: int, lifted: str, sides: str, names
         return f"{lifted} the same search ranks it {position} ({sides})"
     if position <= k:
         return f"in the answer: ranked {position} of the {k} asked for ({sides})"
+    if answer is not None and position <= answer:
+        return (f"in the answer: ranked {position}, past the {k} asked for, beside the note that replaced it or that it "
+                f"replaced (a retired note and its successor are answered together; {sides})")
     return f"ranked {position}, below the {k} asked for ({names.k_of(position)} would include it; {sides})"
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
 from .durable import remove_made_folders
-from .errors import NoteWritten
+from .errors import NoteWritten, VaultmemError
 from .fields import case_fold, name_key
 from .lifecycle import (
     EXPIRING_LAYERS,
@@ -114,7 +114,7 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     no ``tags``: theirs. ``day``: the day the memory is about (its first date property)."""
     paths = index.paths
     index.ensure_indexed()  # before writing: an index that cannot take the note must fail first
-    olds = list({row.path: row for row in (locate_to_write(index, old).row for old in supersedes)}.values())
+    olds = list({row.path: row for row in (_superseded_row(index, old) for old in supersedes)}.values())
     layer = layer if layer is not None else inherited_layer(olds)
     raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
     place = placement(paths.root, config.remember_dir, config.remember_dir_set, folder)
@@ -155,6 +155,18 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
 
 
 DEFAULT_LAYER = "L2"  # episodic: a memory given no layer and superseding nothing
+
+
+def _superseded_row(index: DerivedIndex, reference: str) -> NoteRow:
+    """The note ``reference`` names, to be retired; an error that says it was the ``supersedes``
+    argument and that nothing was written. A bare "NoteNotFound: no note matches 'x'" left an
+    agent that sent a text, a title and supersedes to guess which was wrong, and whether its
+    memory was stored (an agent's week over MCP)."""
+    try:
+        return locate_to_write(index, reference).row
+    except VaultmemError as error:
+        error.add_note(f"{reference!r} was given as supersedes (the note this memory replaces): nothing was written")
+        raise
 
 
 def inherited_layer(olds: Iterable[NoteRow]) -> str:

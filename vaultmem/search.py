@@ -116,7 +116,7 @@ from .shown_titles import shown_title
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import NOT_TURNS_BEFORE, PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
-from .supersede import successors_first
+from .supersede import successors_first, with_successors
 from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
 from .turn_windows import NO_WINDOWS, HeadSums, TurnWindows, chains, head_text, sums_by_note, window_rows
@@ -282,6 +282,23 @@ class Candidates:
     common_only: bool = False  # every word of the query is a stop word ("what is it", "who are you")
     asked: tuple[tuple[str, ...], ...] = ()  # each of ``words``' full-text terms as the text side asked for it (a held form)
     query_vector: np.ndarray | None = None  # the query's, as the vector side asked (None: not embedded)
+    # The notes placed above where they ranked because they supersede a note of the answer
+    # (Searcher._successors_first): the answer's verdict is not theirs to give (judged_first).
+    by_succession: frozenset[int] = frozenset()
+    # The answer's length: k, or more when a retired note and its successor do not both fit in k
+    # (k = 1: supersede.with_successors). search answers fused[:answer_size]; explain agrees.
+    answer_size: int | None = None
+
+    def answer(self, k: int) -> int:
+        """How many of ``fused`` the answer to a search of ``k`` holds."""
+        return k if self.answer_size is None else self.answer_size
+
+    def judged_first(self) -> Fused | None:
+        """The note whose rank the answer's verdict judges: the first that holds its place by
+        its own ranking. A successor brought above the retired note that matched ("Cancelled: no
+        session this week" above "the Friday workshop moves online") shares no word with the
+        query, and judged first it made the answer "no note matches this well"."""
+        return next((item for item in self.fused if item.label not in self.by_succession), self.fused[0] if self.fused else None)
 
     @property
     def unheld(self) -> float:
@@ -909,7 +926,7 @@ class Searcher:
         if not has_query_word(query):
             return self._literal_search(query.strip(), k, eligibility)
         found = self._candidates(query, k, eligibility)
-        ordered = found.fused[:k]
+        ordered = found.fused[:found.answer(k)]
         rows = self.store.notes.by_labels([item.label for item in ordered])
         best = self._best_passages(found, ordered, query)
         calibration = self.embedder.score_calibration
@@ -921,7 +938,8 @@ class Searcher:
         )
         if self.store.meta.rebuild_state() == "running":
             hits.warn(REBUILD_WARNING)
-        verdict = self.judge_answer(found, hits[0].score if hits else None)
+        judged = found.judged_first()
+        verdict = self.judge_answer(found, found.score(judged, calibration) if hits and judged is not None else None)
         if verdict.warning is not None and hits:
             hits.doubt(verdict.warning)
         return hits, [rows[item.label] for item in ordered]
@@ -960,29 +978,42 @@ class Searcher:
         slope = self.embedder.score_calibration[1]
         alive = sorted((set_aside(item, paths[item.label], slope) for item in fused if item.label in paths),
                        key=lambda item: (-item.value, paths[item.label]))
-        alive = self._successors_first(originals_first(alive, lambda item: paths[item.label], self._copy_of_text), k)
+        placed = originals_first(alive, lambda item: paths[item.label], self._copy_of_text)
+        alive, answer_size = self._successors_first(placed, k)
+        was = {item.label: place for place, item in enumerate(placed)}
+        by_succession = frozenset(item.label for place, item in enumerate(alive[:answer_size]) if place < was[item.label])
         alive = _scored_in_order(alive)
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
-                          tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector)
+                          tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector, by_succession,
+                          None if answer_size == k else answer_size)
 
-    def _successors_first(self, ranked: list[Fused], k: int) -> list[Fused]:
+    def _successors_first(self, ranked: list[Fused], k: int) -> tuple[list[Fused], int]:
         """``ranked`` with, among its first ``k`` (the answer), each note above the notes it
-        supersedes (supersede.successors_first); which notes are in the answer is unchanged.
-        One look-up of the answer's ``supersedes`` entries: a retired note is expired, so only a
-        search with ``include_expired`` (or as of an earlier instant) holds both."""
-        if k < 2 or len(ranked) < 2:
-            return ranked
-        answer = ranked[:k]
-        replacing = self.store.notes.replacing([item.label for item in answer], SUPERSEDES)
-        return [*successors_first(answer, replacing, lambda item: item.label), *ranked[k:]] if replacing else ranked
+        supersedes (supersede.successors_first), and the successor of a retired note of the answer
+        brought into it when it ranked lower (supersede.with_successors). One look-up of the notes
+        that list the answer's notes in ``supersedes`` (k labels); a second, of the pairs among the
+        answer and those successors, only when the pool holds one. A retired note is expired, so
+        only a search with ``include_expired`` (or as of an earlier instant) holds both. With the answer's length:
+        ``k``, or more when ``k`` cannot hold a retired note and its successor."""
+        if k < 1 or len(ranked) < 2:
+            return ranked, k
+        pool = {item.label for item in ranked}
+        # No note supersedes a note of the answer (nearly every query): one look-up of k labels.
+        successors = {successor for successor, _ in self.store.notes.listed_by([item.label for item in ranked[:k]], SUPERSEDES)
+                      if successor in pool}
+        if not successors:
+            return ranked, k
+        replacing = self.store.notes.replacing([item.label for item in ranked[:k]] + sorted(successors), SUPERSEDES)
+        answer, rest = with_successors(ranked, k, replacing, lambda item: item.label)
+        return [*successors_first(answer, replacing, lambda item: item.label), *rest], max(len(answer), k)
 
     def judge_answer(self, found: Candidates, best_score: float | None) -> Verdict:
         """Whether the answer whose first hit is ``found.fused[0]`` (scoring ``best_score``;
         None: no hit) may be read as an answer (confidence.judge). The words the first hit holds
         are looked up only when the rule needs them (confidence.asks_first_holds)."""
-        first = found.fused[0] if found.fused else None
+        first = found.judged_first()
         similarity = None if first is None else next((hit.score for hit in found.vectors if hit.label == first.label), None)
         rank = None if first is None else first.vector_rank
         if first is not None and similarity is not None:

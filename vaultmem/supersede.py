@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .errors import Argument, FrontmatterError, PathOutsideVault, UsageError, VaultmemError, WriteConflict
 from .field_edits import edit_fields, in_graph_properties
@@ -227,6 +227,38 @@ def successors_first(ranked: Sequence[T], replacing: Iterable[tuple[int, int]], 
     return sorted(ranked, key=key)
 
 
+def with_successors(ranked: Sequence[T], k: int, replacing: Iterable[tuple[int, int]],
+                    label_of: Callable[[T], int]) -> tuple[list[T], list[T]]:
+    """The answer (``k`` of ``ranked``) and the rest, with the successor of each retired note of the
+    answer brought into it from lower in ``ranked`` (``replacing``: (successor, replaced) label
+    pairs): of a chain, the newest of ``ranked``. Room is made by leaving out the lowest-ranked
+    notes that are neither such a successor nor the note it replaces; when the pairs alone hold
+    more than ``k`` notes (``k`` = 1), the answer holds them all: a history question ("what was
+    her old address", ``k`` = 1) is answered by the retired note, which the query earned, beside
+    the note that replaced it — not by the new fact alone.
+
+    ``recall(include_expired=true, k=3)`` answered with the retired "workshop moves online" note
+    and not the cancellation that replaced it, ranked fifth: its "superseded by" warning named a
+    note the answer did not hold, and an agent reading the hits took the old fact for the news."""
+    answer = list(ranked[:k])
+    in_answer = {label_of(item) for item in answer}
+    pairs = [(successor, old) for successor, old in replacing if successor != old]
+    wanted = {successor for successor, old in pairs if old in in_answer and successor not in in_answer}
+    newest = {successor for successor in wanted if not any(old == successor and other in wanted for other, old in pairs)}
+    pulled = [item for item in ranked[k:] if label_of(item) in newest]
+    if not pulled:
+        return answer, list(ranked[k:])
+    kept_olds = {old for successor, old in pairs if successor in newest}
+    chosen = [*answer, *pulled]
+    protected = {label_of(item) for item in pulled} | kept_olds
+    while len(chosen) > k and (last := next((item for item in reversed(chosen) if label_of(item) not in protected), None)) is not None:
+        chosen.remove(last)
+    chosen_labels = {label_of(item) for item in chosen}
+    order = {label_of(item): place for place, item in enumerate(ranked)}
+    chosen.sort(key=lambda item: order[label_of(item)])
+    return chosen, [item for item in ranked if label_of(item) not in chosen_labels]
+
+
 @dataclass(frozen=True)
 class Unsaid:
     """What one retired note said that the note replacing it does not (:func:`unsaid`)."""
@@ -248,9 +280,12 @@ def unsaid(old_body: str, new_text: str) -> Unsaid:
     reads the list and remembers again what still holds. Pure; about linear in the two texts
     (:class:`_WordRuns`)."""
     known = _WordRuns(normalize(new_text).split())
-    said = {sentence_words(statement) for statement in _statements(new_text)}
+    sentences = _statements(new_text)
+    said = {sentence_words(statement) for statement in sentences}
+    reworded = _Rewordings(sentences)
     missing = [statement for statement in _statements(without_field_lines(old_body))
-               if (key := normalize(statement)) and not known.holds(key.split(" ")) and sentence_words(statement) not in said]
+               if (key := normalize(statement)) and not known.holds(key.split(" ")) and sentence_words(statement) not in said
+               and not reworded.says(statement)]
     missing = unique(missing)
     return Unsaid(tuple(missing[:UNSAID_SHOWN]), max(len(missing) - UNSAID_SHOWN, 0))
 
@@ -274,6 +309,115 @@ class _WordRuns:
         offset = min(range(len(run)), key=lambda index: len(offsets[index] or ()))
         return any(self.words[start:start + len(run)] == run
                    for start in (place - offset for place in offsets[offset] or ()) if start >= 0)
+
+
+# Words that carry no fact of their own in a statement: a rewording may add, drop or change
+# them ("her gym is Fitness Hut" / "Her gym is still Fitness Hut"). Not among them: the words that
+# turn a fact around or bound it (not, no, never, only, more, before, after, until, …).
+_FILLER_WORDS = frozenset(
+    "a about am an and are as at be been being but by can could did do does doing for from had has have having "
+    "he her hers herself him himself his i in into is it its itself just me my myself now of on or our ours "
+    "ourselves s she so that the their theirs them themselves then there these they this those to too was we "
+    "were will with would you your yours yourself still also currently".split())
+_TURNING_WORDS = frozenset("no not never nor none nothing without cannot can't won't isn't aren't wasn't weren't "
+                           "don't doesn't didn't n't t longer anymore".split())
+_REWORDING_WORD = re.compile(r"(?:(?<!\w)[-\u2212](?=\d))?\w+(?:['\u2019]\w+)?")
+
+
+class _Word(NamedTuple):
+    """A word of a statement as a rewording is compared: its form (casefolded, a plural's s and a
+    possessive's 's dropped), and whether it is a number or written with a capital (part of a name)."""
+
+    form: str
+    filler: bool
+    turning: bool
+    marked: bool  # a number or a capitalised word: "at 9" / "at 9:30", "in Porto" / "in Porto Alegre"
+
+
+def _word(raw: str) -> _Word:
+    """One word as :class:`_Rewordings` compares it."""
+    folded = raw.casefold().replace("\u2019", "'")
+    base = folded[:-2] if folded.endswith("'s") else folded
+    form = base[:-1] if len(base) > 3 and base.endswith("s") and not base.endswith("ss") and not base[-2].isdigit() else base
+    return _Word(form, folded in _FILLER_WORDS or base in _FILLER_WORDS, folded in _TURNING_WORDS,
+                 raw[0].isdigit() or raw[0] == "-" or raw[0].isupper())
+
+
+def _rewording_words(text: str, seen: dict[str, _Word]) -> list[_Word]:
+    """The words of ``text``, each read once per comparison (``seen``: a log of 32,000 lines
+    repeats a few hundred words)."""
+    found = []
+    for raw in _REWORDING_WORD.findall(text.replace("\u2212", "-")):
+        word = seen.get(raw)
+        if word is None:
+            word = seen[raw] = _word(raw)
+        found.append(word)
+    return found
+
+
+class _Rewordings:
+    """Whether one sentence of a new text says a statement in other words: it holds every word of
+    the statement that is not a filler (:data:`_FILLER_WORDS`), in the statement's order, with only
+    lowercase words between them — no number, name or negation — and no number or name right after
+    the last (``at 9`` is not said by ``at 9:30``, ``in Porto`` not by ``in Porto Alegre``).
+
+    Compared as words in order only (merging.normalize, sentence_words), "her gym is Fitness Hut in
+    Alvalade" superseded by "Her gym is still Fitness Hut in Alvalade." was listed as unsaid: every
+    reworded sentence was, and the list an agent is asked to read for a lost fact held the facts it
+    had just said again (an agent's week over MCP). Not by meaning: no cosine of the embedder tells a
+    rewording from a changed fact (merging: "at 4pm" / "at 5pm" 0.975). A changed fact keeps its
+    changed word out of the new sentence, so it stays listed. Looked for only in the sentences that
+    hold the statement's rarest word there, the new text read on the first statement asked about:
+    about linear in the two texts."""
+
+    def __init__(self, sentences: Sequence[str]) -> None:
+        self.texts = sentences
+        self.sentences: list[list[_Word]] = []
+        self.holding: dict[str, list[int]] = {}
+        self.seen: dict[str, _Word] = {}
+
+    def _read(self) -> None:
+        self.sentences = [_rewording_words(sentence, self.seen) for sentence in self.texts]
+        holding = self.holding
+        for number, words in enumerate(self.sentences):
+            for word in words:
+                if not word.filler:
+                    places = holding.setdefault(word.form, [])
+                    if not places or places[-1] != number:
+                        places.append(number)
+        self.texts = ()
+
+    def says(self, statement: str) -> bool:
+        if self.texts:
+            self._read()
+        wanted = [word for word in _rewording_words(statement, self.seen) if not word.filler]
+        rarest: list[int] | None = None
+        for word in wanted:
+            places = self.holding.get(word.form)
+            if places is None:
+                return False
+            if rarest is None or len(places) < len(rarest):
+                rarest = places
+        return rarest is not None and any(_holds_in_order(self.sentences[number], wanted) for number in rarest)
+
+
+def _holds_in_order(sentence: Sequence[_Word], wanted: Sequence[_Word]) -> bool:
+    """Does ``sentence`` hold ``wanted`` in order, each next to the last but for lowercase words,
+    and nothing that marks a fact of its own right after it (:class:`_Rewordings`)?"""
+    for start, word in enumerate(sentence):
+        if word.form != wanted[0].form:
+            continue
+        place, matched = start + 1, 1
+        while matched < len(wanted) and place < len(sentence):
+            here = sentence[place]
+            if here.form == wanted[matched].form:
+                matched += 1
+            elif not here.filler and (here.marked or here.turning):
+                break
+            place += 1
+        if matched == len(wanted) and not (place < len(sentence) and sentence[place].marked and wanted[-1].marked):
+            return True
+    return False
 
 
 def _statements(text: str) -> list[str]:

@@ -23,7 +23,7 @@ from typing import Any
 from .cjk import has_run
 from .dating import DAY_WORDS_READ, iso_spelling, local_day_start, property_day
 from .durable import MAX_NAME_BYTES, fitting_name, make_folders, remove_folders_of_a_refused_write
-from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, path_refused, short_repr
+from .errors import Argument, InvalidDuration, InvalidTimestamp, PathOutsideVault, UsageError, path_refused, short_repr
 from .fields import name_fold, name_form
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -246,7 +246,10 @@ def refuse_past(expires_at: datetime, now: datetime) -> None:
 
 def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:
     if ttl is not None:
-        return add_duration(moment, parse_duration(ttl), ttl)
+        try:
+            return add_duration(moment, parse_duration(ttl), ttl)
+        except InvalidDuration as error:  # said with the argument it came as: --ttl, or ttl
+            raise InvalidDuration(ttl, error.reason, error.fix, Argument("ttl")) from None
     if expires_at is not None:
         try:
             if isinstance(expires_at, str) and not expires_at.strip():

@@ -603,6 +603,18 @@ class NoteStore:
                          if old in wanted and old != successor)
         return sorted(set(found))
 
+    def listed_by(self, labels: Sequence[int], kind: str) -> list[tuple[int, int]]:
+        """(successor, replaced) pairs of the notes ``labels`` whose id another note lists in its
+        frontmatter field ``kind`` (``supersedes``), that note anywhere in the index; in label
+        order. Through the notes' key and the index on the name: as cheap for 10 labels of a
+        10k-note vault as :meth:`replacing`, where that over a pool of 200 took a millisecond."""
+        found: list[tuple[int, int]] = []
+        for chunk in chunks(sorted({int(label) for label in labels})):
+            query = ("SELECT note_names.label, listed.label FROM notes AS listed JOIN note_names ON note_names.name = listed.id "
+                     f"WHERE note_names.kind = ? AND listed.label IN ({placeholders(len(chunk))})")
+            found.extend((int(successor), int(old)) for successor, old in self.db.execute(query, (kind, *chunk)) if successor != old)
+        return sorted(set(found))
+
     def absorbed_yet_here(self, kind: str) -> dict[int, Absorbed]:
         """Notes whose id another note lists in its field ``kind`` (``merged_from``), although
         they are still indexed: their label → the (first) note that lists them, and whether the
