@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,53 @@ def test_threads_stemming_at_once_each_get_the_stem_of_their_own_word() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert found == expected
+
+
+# -- the languages of one state of the index, kept by the searcher until a commit (Searcher.languages)
+
+def _language_lookups(vault: Vault, query: str) -> int:
+    """How many times one search asks SQLite which languages the notes are written in."""
+    asked: list[str] = []
+    vault.store.db.conn.set_trace_callback(asked.append)
+    try:
+        vault.search(query, k=1, now=NOW)
+    finally:
+        vault.store.db.conn.set_trace_callback(None)
+    return sum("FROM passages WHERE language =" in statement for statement in asked)
+
+
+def test_a_search_asks_the_languages_once_a_state_of_the_index(stems_vault: Path) -> None:
+    # Files an hour old: one written within its mtime's tick is read again by each search, and the
+    # row that reading settles is a commit, a new state (indexer.settled_stat).
+    an_hour_ago = time.time() - 3600
+    for note in stems_vault.rglob("*.md"):
+        os.utime(note, (an_hour_ago, an_hour_ago))
+    with Vault(stems_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert _language_lookups(vault, "dough") > 0  # the first search of this state
+        assert _language_lookups(vault, "Gartenstraße") == 0  # nothing committed since: kept
+        assert vault.derived.searcher().languages() == ("russian", "german")
+
+
+def test_a_language_a_note_brings_is_searched_by_its_stems_at_once(tmp_path: Path) -> None:
+    vault_path = write_vault(tmp_path / "vault", {"Recipes/Bread.md": NOTES["Recipes/Bread.md"]})
+    with Vault(vault_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert [hit.path for hit in vault.search("dough", k=1, now=NOW)] == ["Recipes/Bread.md"]  # languages: none
+        write_vault(vault_path, {"Философия/Бэкон.md": NOTES["Философия/Бэкон.md"]})  # a person's edit, no `index`
+        assert vault.search("налогами", k=1, now=NOW)[0].path == "Философия/Бэкон.md"  # indexed by this read
+        assert vault.derived.searcher().languages() == ("russian",)
+        assert keyword_side(vault, "налогами")[:1] == ["Философия/Бэкон.md"]  # by its stem: Russian is known now
+
+
+def test_a_language_another_vault_object_indexed_is_searched_by_its_stems(tmp_path: Path) -> None:
+    vault_path = write_vault(tmp_path / "vault", {"Recipes/Bread.md": NOTES["Recipes/Bread.md"]})
+    with Vault(vault_path, embedder=HashingEmbedder()) as reader:
+        reader.index()
+        assert reader.derived.searcher().languages() == ()
+        reader.search("dough", k=1, now=NOW)
+        with Vault(vault_path, embedder=HashingEmbedder()) as writer:  # another connection, as another process
+            write_vault(vault_path, {"Wohnen/Umzug.md": NOTES["Wohnen/Umzug.md"]})
+            writer.index()  # its commit, not the reader's: the reader's walk finds nothing left to do
+        assert reader.derived.searcher().languages() == ("german",)
+        assert keyword_side(reader, "Häuser")[:1] == ["Wohnen/Umzug.md"]

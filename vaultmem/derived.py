@@ -263,16 +263,27 @@ class DerivedIndex:
 
         An index made first is said before the wait: shown by ``on_index_wait`` (the CLI's
         stderr), else logged — on 3,000 notes a first read was 22 s of silence, taken for a hang."""
-        why = self.why_index_first()
+        why, stored = self._why_and_embedder()
         if why is not None:
             return self._index_saying(why)
-        stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
             self._require_still_configured(stored)  # a process started under another setting: restart it
             raise DerivedIndexError(Spelled(
                 f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; ", RE_EMBED,
                 " (vectors are never mixed)"))
         return None
+
+    def _why_and_embedder(self) -> tuple[str | None, str | None]:
+        """:meth:`why_index_first`, and the embedder the index's vectors are from: five look-ups of
+        ``meta`` that every read makes, in one read transaction (one read lock of the database,
+        not five) and so of one state of it."""
+        from .index_progress import FIRST
+        from .storage import DB_NAME
+
+        if not (self.state_dir / DB_NAME).exists():
+            return FIRST, None  # do not create .vaultmem/ just to find out
+        with self.store.read_snapshot():
+            return self.why_index_first(), self.store.meta.get("embedder")
 
     def why_index_first(self) -> str | None:
         """Why a read must index before it answers (index_progress.FIRST, INTERRUPTED, UPGRADED,

@@ -343,11 +343,14 @@ def _gitignore(globs: Sequence[str]) -> pathspec.GitIgnoreSpec:
 
 
 def settings_signature(root: Path, names: Sequence[str]) -> tuple[tuple[int, int] | None, ...]:
-    """(mtime_ns, size) of each settings file, ``None`` when absent: did any of them change?"""
+    """(mtime_ns, size) of each settings file, ``None`` when absent: did any of them change?
+    Asked before every read: the paths are joined as text, not as ``Path`` objects, whose making
+    cost more than the sixteen stats (0.1 ms a search at 10,000 notes)."""
     signature: list[tuple[int, int] | None] = []
+    folder = os.fspath(root)
     for name in names:
         try:
-            info = os.stat(root / name)
+            info = os.stat(os.path.join(folder, name))
         except OSError:
             signature.append(None)
             continue

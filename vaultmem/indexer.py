@@ -561,7 +561,11 @@ class Indexer:
     def _keep_links(self, relatives: Sequence[str]) -> None:
         """The stored symlinked note files (resolution._by_link_name) with these paths as they
         are now. Without it a link made while a watcher or a server ran was known by its bare
-        name only after the next full walk: `get Alias` said "no note matches" until a restart."""
+        name only after the next full walk: `get Alias` said "no note matches" until a restart.
+        No path asked keeps both as stored, so they are not read: a read whose feed heard no change
+        asks this with none."""
+        if not relatives:
+            return
         asked = set(relatives)
         stored = self.store.meta.linked_notes()
         kept = [(link, note) for link, note in stored if link not in asked]

@@ -741,6 +741,8 @@ class Searcher:
         # The turns' windows (turn_windows.py) of one state of the index (its change token): made
         # again after any commit, so a turn's edit reaches its neighbours' windows by the next search.
         self._windows: tuple[tuple[int, int] | None, TurnWindows] = (None, NO_WINDOWS)
+        # The stemmed languages of one state of the index (:meth:`languages`), kept until any commit.
+        self._languages: tuple[tuple[int, int] | None, tuple[str, ...]] = (None, ())
         self._head_sums = HeadSums()
         self.windows_made = 0  # how many times the windows were made (tests: a change is seen, no change costs nothing)
         self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
@@ -965,7 +967,7 @@ class Searcher:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         query_vector = self.embedder.embed([query])[0]
         vectors = self._vector_side(query_vector, pool, eligibility)
-        words = query_words(query, self.store.passages.languages())
+        words = query_words(query, self.languages())
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
@@ -1272,6 +1274,16 @@ class Searcher:
             if (owner := owners.get(label)) in many:
                 returned.setdefault(owner, []).append((label, owner))
         return {note: returned[note] for note, count in counts.items() if count > wanted}
+
+    def languages(self) -> tuple[str, ...]:
+        """The languages of stems.STEMMED the index's notes are written in (PassageStore.languages),
+        as its current state holds them: looked up the first time a state is searched, kept until any
+        commit (a search asked SQLite once a language, eight look-ups, every time)."""
+        with self.store.read_snapshot():  # token and rows from one state
+            token = self.store.change_token()
+            if self._languages[0] != token:
+                self._languages = (token, self.store.passages.languages())
+            return self._languages[1]
 
     def turn_windows(self) -> TurnWindows:
         """The windows of the index's current state (turn_windows.py): made from the turns' stored
