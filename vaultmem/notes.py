@@ -350,7 +350,10 @@ from .spelled_days import value_date
 #     four words of its own) also has a passage of each, ranked by meaning only (passages.fact_pieces,
 #     searchable.names_a_day_only; storage `passages.piece`). Such notes are embedded again (their pieces are new);
 #     the others' vectors stay.
-READER_VERSION = "122"
+# 123: a first line meant as the frontmatter's --- holding a stray character besides (`|---`, `---|`, `----`) over
+#     keys that look meant is a problem, and revise refuses to write a block above it (notes._damaged_opening).
+#     Nothing is embedded again.
+READER_VERSION = "123"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -403,6 +406,10 @@ _YAML_KEY_LINE = re.compile(r"^ *[\"']?[\w\-]+(?: +[\w\-]+)*[\"']?[ \t]*:(?:[ \t
 MISPLACED_LINES_ABOVE = 4
 MISPLACED_SCAN_CHARS = 65_536  # how far past such a `---` its closing `---` is looked for
 _MISPLACED_OPENING = re.compile(r"\ufeff?---[ \t]*")
+# A first line meant as the frontmatter's --- that holds a stray character or two besides
+# (`|---`, `---|`, `'---`, ` ---`, `----`): Obsidian opens a frontmatter only on a line that is
+# exactly ---, so the keys under it are text (damaged_opening; the b-hornsby vault, s41).
+_DAMAGED_OPENING = re.compile(r"\ufeff?[ \t]*[^\w\s-]{0,2}-{3,}[^\w\s-]{0,2}[ \t]*\r?")
 # Bounds on what one note's frontmatter may cost (see load_yaml_mapping). Real
 # frontmatter is a few hundred bytes; these are orders of magnitude above it.
 MAX_FRONTMATTER_CHARS = 1_000_000
@@ -1117,6 +1124,9 @@ def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
     under nothing but blank lines, of two keys or more (:func:`_looks_meant`). A rule with a
     line of prose under it (``Note: call back``) is none. Costs a few line look-ups for a note without frontmatter; YAML is loaded only for
     a block shaped so."""
+    damaged = _damaged_opening(relative, text)
+    if damaged is not None:
+        return damaged
     found = _meant_block(text, always_under_text=False)
     if found is None:
         return []
@@ -1156,6 +1166,29 @@ def opening_frontmatter(text: str) -> tuple[int, int, str] | None:
     return None if found is None else (found[0] - 1, found[1] - 1, found[2])
 
 
+def _damaged_opening(relative: str, text: str) -> list[Problem] | None:
+    """The problem of a first line that was meant as the frontmatter's ``---`` but holds more
+    (:data:`_DAMAGED_OPENING`: ``|---`` over ``type: project`` … ``---``), when the block under
+    it looks meant as a frontmatter (:func:`_block_under`); ``None`` otherwise. Without it the
+    note's tags and status were its text without a word, and ``revise --set`` wrote a second
+    block above it, leaving the person's own values below, unread (s41)."""
+    line_end = text.find("\n", 0, MISPLACED_SCAN_CHARS)
+    if line_end < 0:
+        return None
+    fence = text[:line_end]
+    if not _DAMAGED_OPENING.fullmatch(fence) or fence.lstrip(BOM).rstrip(" \t\r") == "---":
+        return None  # not a fence, or an intact one: find_frontmatter's, or a rule over prose
+    found = _block_under(text, line_end + 1, 1, always_under_text=False)
+    if found is None:
+        return None
+    _, last, keys, _ = found
+    shown = fence.strip(BOM + "\r")
+    return [Problem(relative, "frontmatter", f"line 1 ({shown!r}) is not a frontmatter's ---: Obsidian opens a frontmatter "
+                    f"only on a first line that is exactly ---, so the properties on lines 2–{last - 1} ({keys}) are "
+                    "ignored (no layer, tags or expiry) and show as the note's text",
+                    f"make line 1 exactly --- (it reads {shown!r})")]
+
+
 def _meant_block(text: str, always_under_text: bool) -> tuple[int, int, str, str] | None:
     """(its ``---`` line, its closing line, its first keys, the text above it) of a block on
     lines 2 to 1 + :data:`MISPLACED_LINES_ABOVE` of ``text`` that looks meant as a frontmatter
@@ -1163,6 +1196,13 @@ def _meant_block(text: str, always_under_text: bool) -> tuple[int, int, str, str
     opening, number = _misplaced_opening(text)
     if opening is None:
         return None
+    return _block_under(text, opening, number, always_under_text)
+
+
+def _block_under(text: str, opening: int, number: int, always_under_text: bool) -> tuple[int, int, str, str] | None:
+    """(``number``, its closing line, its first keys, the text above it) of the block starting
+    at offset ``opening``, under line ``number`` (a ``---``, or one meant as one), when it looks
+    meant as a frontmatter (:func:`_meant_block`); ``None`` when it does not."""
     line_end = text.find("\n", opening, opening + MISPLACED_SCAN_CHARS)
     if line_end < 0 or not _is_key_line(text[opening:line_end]):
         return None  # one line, or more than can be looked at: no block with a closing --- under it
