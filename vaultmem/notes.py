@@ -353,7 +353,9 @@ from .spelled_days import value_date
 # 123: a first line meant as the frontmatter's --- holding a stray character besides (`|---`, `---|`, `----`) over
 #     keys that look meant is a problem, and revise refuses to write a block above it (notes._damaged_opening).
 #     Nothing is embedded again.
-READER_VERSION = "123"
+# 124: Polish month and weekday names as moment's pl.js writes them date notes (month_names.py: `15 marca 2024.md`,
+#     `date: 29 października 2026`); sty, lip, sob and sie only under the daily-note format. Nothing is embedded again.
+READER_VERSION = "124"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
