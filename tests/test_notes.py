@@ -308,6 +308,37 @@ def test_a_first_line_of_dashes_over_no_frontmatter_is_no_problem(text: str) -> 
     assert (note.meta, note.body, note.problems) == ({}, text, ())
 
 
+LEADS_SECTION = "## Leads Log\n\nSee [leads-log.md](leads-log.md) for chronological lead entries.\n"
+
+
+def test_a_section_appended_in_a_loop_is_a_problem_naming_its_lines() -> None:
+    # A real vault's project note (b-hornsby/obsidian-vault, nodes/projects/garage-flipping.md)
+    # ended with the same section 512 times, 44 KB of it: check said nothing.
+    text = "---\ntags: [business]\n---\n# Garage flipping\n\nCharge $500.\n" + "\n\n".join([LEADS_SECTION] * 512)
+    [problem] = parse(text, "nodes/projects/garage-flipping.md").problems
+    assert (problem.path, problem.field) == ("nodes/projects/garage-flipping.md", "body")
+    lines = text.split("\n")
+    first, second = lines.index("## Leads Log") + 1, lines.index("## Leads Log", lines.index("## Leads Log") + 1) + 1
+    last = len(text.rstrip().split("\n"))
+    assert problem.message == (f"the section '## Leads Log' on line {first} is repeated word for word 511 more time(s) "
+                               f"in a row, to line {last:,}: something appended it in a loop (an agent, a script)")
+    assert problem.fix == f"keep one and delete lines {second}–{last:,} (the repeats), or change what appends it"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        LEADS_SECTION + "\n" + LEADS_SECTION,  # twice: a person may paste a section twice
+        "\n".join(f"## Standup\n\n- notes of day {day}\n" for day in range(5)),  # the same heading, other text
+        "```markdown\n" + "\n".join([LEADS_SECTION] * 4) + "```\n",  # in a code block: the code's text
+        "## A\n\nx\n\n## B\n\nx\n\n## A\n\nx\n\n## A\n\nx\n",  # not in a row
+    ],
+    ids=["twice", "same heading other text", "in a code block", "not in a row"],
+)
+def test_sections_that_are_not_one_appended_in_a_loop_are_no_problem(body: str) -> None:
+    assert parse("# Note\n\n" + body).problems == ()
+
+
 def test_looking_for_a_misplaced_frontmatter_stays_linear_on_a_line_of_blanks() -> None:
     # The key-line pattern of the frontmatter reader backtracks quadratically on a long
     # line of spaces: 40,000 took 0.8 s, so a megabyte would take minutes.

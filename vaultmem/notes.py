@@ -355,7 +355,9 @@ from .spelled_days import value_date
 #     Nothing is embedded again.
 # 124: Polish month and weekday names as moment's pl.js writes them date notes (month_names.py: `15 marca 2024.md`,
 #     `date: 29 października 2026`); sty, lip, sob and sie only under the daily-note format. Nothing is embedded again.
-READER_VERSION = "124"
+# 125: a section (a heading and its text) repeated word for word three times or more in a row is a body problem
+#     naming its lines (notes.repeated_section_problems). Nothing is embedded again.
+READER_VERSION = "125"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -622,7 +624,8 @@ def parse_note(relative: str, raw: bytes) -> Note:
     # A UTF-16 note, or one with a stray Latin-1 byte, is text: its %% hides its rest as any other's.
     binary = bool(decode_problems) and "\x00" in text
     comments = [] if binary else unclosed_comment_problems(relative, body, body_line)
-    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields, *comments]
+    repeated = [] if binary else repeated_section_problems(relative, body, body_line)
+    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields, *comments, *repeated]
     return Note(
         path=relative,
         meta=meta,
@@ -634,6 +637,47 @@ def parse_note(relative: str, raw: bytes) -> Note:
         has_frontmatter=block is not None,
         body_line=body_line,
     )
+
+
+# A section (a heading and the text under it) this many times in a row, word for word, is a loop
+# that appended it: a person repeats a heading, not its whole text, several times over.
+REPEATED_SECTIONS = 3
+_HEADING_LINE = re.compile(r"^#{1,6}[ \t]", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def repeated_section_problems(relative: str, body: str, body_line: int) -> list[Problem]:
+    """The first run of :data:`REPEATED_SECTIONS` or more identical sections in a row: an agent's
+    project note in a real vault ended with the same "## Leads Log" section 512 times (44 KB of
+    it), and nothing said so (b-hornsby/obsidian-vault, s41). Sections are cut at ATX headings;
+    a run inside a code block (a fence opened above it) is the code's text, not sections."""
+    starts = [match.start() for match in _HEADING_LINE.finditer(body)]
+    if len(starts) < REPEATED_SECTIONS:
+        return []
+    sections = [body[start:end].rstrip() for start, end in zip(starts, [*starts[1:], len(body)], strict=True)]
+    first = 0
+    for index in range(1, len(sections) + 1):
+        if index < len(sections) and sections[index] == sections[first]:
+            continue
+        if index - first >= REPEATED_SECTIONS and len(_FENCE_LINE.findall(body, 0, starts[first])) % 2 == 0:
+            end = starts[index] if index < len(starts) else len(body)
+            return [_repeated_problem(relative, body, body_line, (starts[first], starts[first + 1], end), index - first,
+                                      sections[first])]
+        first = index
+    return []
+
+
+def _repeated_problem(relative: str, body: str, body_line: int, offsets: tuple[int, int, int], times: int,
+                      section: str) -> Problem:
+    """``offsets``: where the run's first section starts, where its second does, where the run ends."""
+    start, second, end = offsets
+    line = body_line + body.count("\n", 0, start)
+    second_line = body_line + body.count("\n", 0, second)
+    last_line = body_line + body.count("\n", 0, len(body[:end].rstrip()))
+    heading = section.split("\n", 1)[0].strip()[:_SHOWN_CHARS]
+    return Problem(relative, "body", f"the section {heading!r} on line {line} is repeated word for word {times - 1:,} "
+                   f"more time(s) in a row, to line {last_line:,}: something appended it in a loop (an agent, a script)",
+                   f"keep one and delete lines {second_line:,}–{last_line:,} (the repeats), or change what appends it")
 
 
 def unclosed_comment_problems(relative: str, body: str, body_line: int) -> list[Problem]:
