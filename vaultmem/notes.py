@@ -651,9 +651,12 @@ def repeated_section_problems(relative: str, body: str, body_line: int) -> list[
     project note in a real vault ended with the same "## Leads Log" section 512 times (44 KB of
     it), and nothing said so (b-hornsby/obsidian-vault, s41). Sections are cut at ATX headings;
     a run inside a code block (a fence opened above it) is the code's text, not sections."""
+    if body.count("\n#") + body.startswith("#") < REPEATED_SECTIONS:
+        return []  # most notes: too few lines that may be headings (a count in C, no pattern)
     starts = [match.start() for match in _HEADING_LINE.finditer(body)]
-    if len(starts) < REPEATED_SECTIONS:
-        return []
+    headings = [body[start:body.find("\n", start) % (len(body) + 1)] for start in starts]
+    if not any(headings[index] == headings[index + 1] == headings[index + 2] for index in range(len(headings) - 2)):
+        return []  # no heading three times in a row: no run of sections to compare
     sections = [body[start:end].rstrip() for start, end in zip(starts, [*starts[1:], len(body)], strict=True)]
     first = 0
     for index in range(1, len(sections) + 1):
