@@ -521,6 +521,21 @@ def test_month_and_weekday_names_obsidian_writes_in_ukrainian_date_the_note(
 
 
 @pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
+    ("D MMMM YYYY", "Dziennik", "Dziennik/15 marca 2024.md", date(2024, 3, 15)),  # after a day: the genitive
+    ("dddd, D MMMM YYYY", "Dziennik", "Dziennik/środa, 1 maja 2024.md", date(2024, 5, 1)),
+    ("MMMM YYYY/D", "Dziennik", "Dziennik/październik 2024/15.md", date(2024, 10, 15)),  # alone: the nominative
+    ("DD MMM YYYY, ddd", "Dziennik", "Dziennik/15 lip 2024, pon.md", date(2024, 7, 15)),  # lip: read in the format
+    ("DD.MM.YYYY dd", "Dziennik", "Dziennik/31.08.2026 Pn.md", date(2026, 8, 31)),
+])
+def test_month_and_weekday_names_obsidian_writes_in_polish_date_the_note(
+        vault_dir: Path, date_format: str, folder: str, path: str, day: date) -> None:
+    # A trial on a real Polish vault (s41): an Obsidian set to Polish names its daily notes
+    # "15 marca 2024"; read in nine other languages only, the format matched none of them.
+    daily_notes(vault_dir, date_format, folder)
+    assert day_of(vault_dir, path) == (day, "daily-note format")
+
+
+@pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
     ("DD MMMM YYYY dddd", "Günlük", "Günlük/15 Mart 2024 Cuma.md", date(2024, 3, 15)),
     ("DD MMMM YYYY dddd", "Günlük", "Günlük/04 Şubat 2026 Çarşamba.md", date(2026, 2, 4)),  # Ş, ç, ş
     ("D MMMM YYYY", "Günlük", "Günlük/30 Kasım 2026.md", date(2026, 11, 30)),  # moment's tr LL; dotless ı

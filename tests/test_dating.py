@@ -21,6 +21,7 @@ from mcp_client import note, run, serve
 from vaultmem import Vault
 from vaultmem.dating import Bound, calendar_day, file_stem, note_date, since_bound, until_bound
 from vaultmem.errors import UsageError
+from vaultmem.month_names import only_calendar_words
 
 NOW = "2026-12-01T12:00:00+00:00"
 NOW_TIME = datetime(2026, 12, 1, 12, tzinfo=UTC)
@@ -1143,6 +1144,36 @@ def test_a_month_named_in_ukrainian_dates_the_note(path: str, meta: dict[str, st
     # Ukrainian names a daily note) was undated; month_names knew Russian but not Ukrainian.
     found = note_date(meta, path)
     assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+@pytest.mark.parametrize(("path", "meta", "day"), [
+    ("Dziennik/15 marca 2024.md", {}, "2024-03-15"),  # moment's pl D MMMM YYYY (its LL): the month in the genitive
+    ("Dziennik/piątek, 15 marca 2024.md", {}, "2024-03-15"),  # its LLLL's day
+    ("Dziennik/1 PAŹDZIERNIKA 2026.md", {}, "2026-10-01"),
+    ("Dziennik/20 listopada 2024.md", {}, "2024-11-20"),  # November, as Ukrainian листопад
+    ("Spotkania/Retro.md", {"date": "29 października 2026"}, "2026-10-29"),
+    ("Spotkania/Retro.md", {"date": "3 wrz 2024"}, "2024-09-03"),  # MMM
+])
+def test_a_month_named_in_polish_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
+    # A trial on a real Polish vault (s41): month_names knew no Polish, so "15 marca 2024.md", as an
+    # Obsidian set to Polish names a daily note, was undated and left out of every search by date.
+    found = note_date(meta, path)
+    assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+@pytest.mark.parametrize("path", ["Notizen/Sie 3 2024.md", "Notes/15 lip 2024.md", "Notes/sty 3 2024.md"])
+def test_polish_short_names_that_are_english_or_german_words_date_no_note_outside_the_daily_format(path: str) -> None:
+    # sie (German's "they"), lip and sty (English words) are Polish's August, July and January only
+    # where the daily-note format puts a month (month_names.ENGLISH_WORD_NAMES); so is sob, Saturday.
+    assert note_date({}, path) is None
+    assert only_calendar_words("piątek, 15 marca") and not only_calendar_words("sob") and not only_calendar_words("lip")
+
+
+def test_a_bound_named_in_polish_is_that_month_or_day() -> None:
+    # Was refused as "neither a date nor a duration" (s41: `search warsztat --since "wrzesień 2026"`).
+    assert (since_bound("wrzesień 2026", NOW_TIME), until_bound("wrzesień 2026", NOW_TIME)) == (
+        since_bound("2026-09", NOW_TIME), until_bound("2026-09", NOW_TIME))
+    assert since_bound("1 października 2026", NOW_TIME) == since_bound("2026-10-01", NOW_TIME)
 
 
 @pytest.mark.parametrize(("path", "meta", "day"), [

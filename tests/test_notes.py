@@ -10,7 +10,7 @@ import pytest
 
 from helpers import SAMPLE_VAULT, utf16_bytes
 from vaultmem.dating import note_date
-from vaultmem.errors import NoteReadError
+from vaultmem.errors import FrontmatterError, NoteReadError
 from vaultmem.markdown import code_ranges
 from vaultmem.noteio import edit_frontmatter
 from vaultmem.notes import MAX_SALVAGED_DAYS, inline_tags, parse_note, read_note, tags_of, title_of
@@ -262,6 +262,81 @@ def test_prose_under_a_dating_key_between_rules_under_the_notes_own_text_is_no_f
 def test_a_dating_key_holding_a_time_between_rules_under_text_is_still_a_misplaced_frontmatter(value: str) -> None:
     [problem] = parse(f"Draft\n---\nmodified: {value}\n---\nThe gate code is 4711.\n", "gate.md").problems
     assert problem.field == "frontmatter" and "the frontmatter on lines 2–4 is not read" in problem.message
+
+
+GARAGE_KEYS = "type: project\nstatus: active\ntags: [business, akron]\n---\n\n# Garage flipping\n\nCharge $500 per garage.\n"
+
+
+@pytest.mark.parametrize("fence", ["|---", "---|", " ---", "'---", "----", "\ufeff|---", "|---\r"],
+                         ids=["pipe before", "pipe after", "indented", "quote", "four dashes", "BOM", "CRLF"])
+def test_a_first_line_meant_as_the_frontmatters_fence_with_a_stray_character_is_a_problem(fence: str) -> None:
+    # A real vault's P0 project note opens `|---` over its keys (b-hornsby/obsidian-vault,
+    # nodes/projects/garage-flipping.md): Obsidian shows them as text, and vaultmem read them
+    # so without a word: no tags (search --tag found nothing), check passed, get showed "tags: -".
+    note = parse(fence + "\n" + GARAGE_KEYS, "nodes/projects/garage-flipping.md")
+    assert note.meta == {} and not note.has_frontmatter
+    [problem] = note.problems
+    assert (problem.path, problem.field) == ("nodes/projects/garage-flipping.md", "frontmatter")
+    shown = fence.strip("\ufeff\r")
+    assert problem.message == (f"line 1 ({shown!r}) is not a frontmatter's ---: Obsidian opens a frontmatter only on a "
+                               "first line that is exactly ---, so the properties on lines 2–4 (type, status, tags) are "
+                               "ignored (no layer, tags or expiry) and show as the note's text")
+    assert problem.fix == f"make line 1 exactly --- (it reads {shown!r})"
+
+
+def test_revise_refuses_to_write_a_frontmatter_above_one_whose_first_line_is_damaged() -> None:
+    # Was: `revise --set status=paused` put a new block on line 1, above `|---`, leaving the
+    # person's `status: active` below it as text: two statuses in one file, theirs unread.
+    raw = ("|---\n" + GARAGE_KEYS).encode("utf-8")
+    with pytest.raises(FrontmatterError, match=r"line 1 \('\|---'\) is not a frontmatter's ---.*make line 1 exactly ---"):
+        edit_frontmatter(raw, {"status": "paused"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nJust a rule over prose.\n",  # an intact --- over prose: no frontmatter, as before
+        "----\nThe week in review.\n---\n",  # a rule over a line of prose
+        "|---|---|\n| a | b |\n",  # a table's delimiter row
+        "--- Chapter one ---\nlayer: L3\ntags: x\n---\n",  # words on the line: a heading of dashes
+        "-----\n\nlayer: L3\ntags: x\n---\n",  # a blank line under the rule: a paragraph
+    ],
+    ids=["intact rule", "rule over prose", "table row", "words on the line", "blank line under"],
+)
+def test_a_first_line_of_dashes_over_no_frontmatter_is_no_problem(text: str) -> None:
+    note = parse(text)
+    assert (note.meta, note.body, note.problems) == ({}, text, ())
+
+
+LEADS_SECTION = "## Leads Log\n\nSee [leads-log.md](leads-log.md) for chronological lead entries.\n"
+
+
+def test_a_section_appended_in_a_loop_is_a_problem_naming_its_lines() -> None:
+    # A real vault's project note (b-hornsby/obsidian-vault, nodes/projects/garage-flipping.md)
+    # ended with the same section 512 times, 44 KB of it: check said nothing.
+    text = "---\ntags: [business]\n---\n# Garage flipping\n\nCharge $500.\n" + "\n\n".join([LEADS_SECTION] * 512)
+    [problem] = parse(text, "nodes/projects/garage-flipping.md").problems
+    assert (problem.path, problem.field) == ("nodes/projects/garage-flipping.md", "body")
+    lines = text.split("\n")
+    first, second = lines.index("## Leads Log") + 1, lines.index("## Leads Log", lines.index("## Leads Log") + 1) + 1
+    last = len(text.rstrip().split("\n"))
+    assert problem.message == (f"the section '## Leads Log' on line {first} is repeated word for word 511 more time(s) "
+                               f"in a row, to line {last:,}: something appended it in a loop (an agent, a script)")
+    assert problem.fix == f"keep one and delete lines {second}–{last:,} (the repeats), or change what appends it"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        LEADS_SECTION + "\n" + LEADS_SECTION,  # twice: a person may paste a section twice
+        "\n".join(f"## Standup\n\n- notes of day {day}\n" for day in range(5)),  # the same heading, other text
+        "```markdown\n" + "\n".join([LEADS_SECTION] * 4) + "```\n",  # in a code block: the code's text
+        "## A\n\nx\n\n## B\n\nx\n\n## A\n\nx\n\n## A\n\nx\n",  # not in a row
+    ],
+    ids=["twice", "same heading other text", "in a code block", "not in a row"],
+)
+def test_sections_that_are_not_one_appended_in_a_loop_are_no_problem(body: str) -> None:
+    assert parse("# Note\n\n" + body).problems == ()
 
 
 def test_looking_for_a_misplaced_frontmatter_stays_linear_on_a_line_of_blanks() -> None:

@@ -160,6 +160,34 @@ def test_the_same_remember_after_its_note_was_forgotten_is_written_again(vault_d
     assert len(memories(vault_dir)) == 1
 
 
+def test_the_same_revise_append_sent_twice_without_a_request_id_appends_once_and_says_so(
+        vault_dir: Path, write_note: Any, log: Path) -> None:
+    # An agent's memory export in a real vault (b-hornsby/obsidian-vault, s41) ended with the same
+    # "## Leads Log" section 512 times; over MCP, a revise with append sent again after a client
+    # timeout appended its paragraph twice, as a retried remember once stored two notes.
+    write_note("projects/garage.md", note("Garage flipping", "Charge $500 per garage."))
+    section = "## Leads Log\n\nSee leads-log.md for the entries."
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            first = await served.call("revise", note="projects/garage.md", append=section)
+            again = await served.call("revise", note="projects/garage.md", append=section)
+            assert same_answer(first, again) and again["replayed"]["request_id"] is None
+            assert again["notice"].startswith("NOT WRITTEN AGAIN: the same revise (every argument alike)")
+            assert "send it with a request_id" in again["notice"]
+            # The person edits the note meanwhile: the same append is then meant, and made.
+            path = vault_dir / "projects/garage.md"
+            path.write_text(path.read_text(encoding="utf-8") + "\nBooked the Canton job.\n", encoding="utf-8")
+            after_edit = await served.call("revise", note="projects/garage.md", append=section)
+            assert "replayed" not in after_edit
+            # Any other revise made twice is made twice: it leaves what it leaves once.
+            titled = [await served.call("revise", note="projects/garage.md", title="Garage asset recovery") for _ in range(2)]
+            assert all("replayed" not in answer for answer in titled)
+
+    run(scenario)
+    assert (vault_dir / "projects/garage.md").read_text(encoding="utf-8").count("## Leads Log") == 2
+
+
 # ------------------------------------------------------------------ the library: what a client cannot stage
 
 

@@ -854,6 +854,26 @@ def test_the_cli_shows_a_hits_headings_as_they_read_and_json_as_written(tmp_path
     assert data[0]["passage"]["headings"] == ["[[2023-10-12-Donnerstag|10-12 Donnerstag]]"]
 
 
+def test_the_cli_cuts_a_paragraph_long_heading_in_a_hits_place_line_and_json_keeps_it_whole(tmp_path: Path) -> None:
+    # An agent's memory export (b-hornsby/obsidian-vault, hermes-memories/2026-05-19.md) heads each
+    # entry with its whole paragraph: the place line printed its 700 characters above the snippet
+    # that said them again.
+    entry = ("1. User wants to use Twitter (X) as a source for understanding their personality — taste, humor, "
+             "typing style, meme preferences, interaction patterns. Goal: have me study their Twitter profile "
+             "and write a personality profile in the vault.")
+    write_file(tmp_path, ".vaultmem.toml", 'embedder = "hashing"\n')
+    write_file(tmp_path, "hermes-memories/2026-05-19.md",
+               f"# Hermes Memory Export — 2026-05-19\n\n## Memory Entries\n\n### {entry}\n")
+    shown = run_cli(tmp_path, "search", "Twitter personality profile", "-k", "1")
+    assert shown.exit_code == 0, shown.output
+    place = next(line for line in shown.stdout.splitlines() if line.lstrip().startswith("score "))
+    assert place.endswith(" · Hermes Memory Export — 2026-05-19 > Memory Entries > "
+                          "1. User wants to use Twitter (X) as a source for understanding their personalit…"), place
+    data = run_json(tmp_path, "search", "Twitter personality profile", "-k", "1")
+    assert isinstance(data, list)
+    assert data[0]["passage"]["headings"][-1] == entry
+
+
 def test_notes_that_are_bases_show_their_text_or_what_they_embed_never_a_bare_file_name(tmp_path: Path, wordllama: object) -> None:
     """kepano's category and daily notes, copied into a small vault: each hit showed "Daily.base"
     or "Evergreen.base" as if the note said it."""

@@ -20,7 +20,7 @@ and not read. ``[literal text]``, ``\\x`` and any other character stand for them
 puts notes in subfolders (``YYYY/MM/YYYY-MM-DD``), doubled and leading or trailing slashes
 dropped, as Obsidian does with the path it makes. moment's locale formats (``L``, ``LL``,
 ``LLL``, ``LLLL``, ``l`` …) are read in English, moment's default. Month and weekday names
-are read in English, German, French, Spanish, Russian, Ukrainian and Turkish at once (month_names.py: the language Obsidian
+are read in English, German, French, Spanish, Russian, Ukrainian, Turkish (and the others month_names.py reads) at once (month_names.py: the language Obsidian
 writes them in is kept outside the vault), so ``dddd, D. MMMM YYYY`` dates ``Freitag, 15. März
 2024``; an ordinal day (``Do``) as moment writes it in those languages (``4th``, French ``1er``
 and ``4``, German ``15.``, Spanish ``15º``). A note's path below the folder, without ``.md``,

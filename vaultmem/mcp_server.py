@@ -23,8 +23,8 @@ What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.m
 - **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``; a
   ``remember`` or ``revise`` that spells out a secret needs ``[mcp] allow_secrets = true``.
 - **Retries.** A write sent with a ``request_id`` is made once; its retry gets the first
-  answer (the library's ``Vault.once``); a ``remember`` repeated without one within two
-  minutes is answered, not written twice (adr/0031-retried-writes.md).
+  answer (the library's ``Vault.once``); a ``remember``, or a ``revise`` with ``append``, repeated
+  without one within two minutes is answered, not written twice (adr/0031-retried-writes.md).
 - **Answers that fit a client.** ``get``'s body and ``check``'s, ``expire``'s and
   ``consolidate``'s lists come in parts by ``offset`` (mcp_pages.py).
 - **Errors.** In SDK v2 only a ``ToolError`` reaches the client with its message, so
@@ -504,15 +504,16 @@ class VaultTools:
         A ``remember`` sent without one is matched to an identical call answered in the last
         two minutes whose note is still there: a client that timed out and sent it again got two
         notes. Two identical notes minutes apart add nothing; and never silently: the answer says
-        ``replayed`` and how to write a second copy on purpose.
+        ``replayed`` and how to write a second copy on purpose. So is a ``revise`` that appends
+        (:func:`repeated_harmfully`).
         """
-        if request_id is None and tool != "remember":
+        if request_id is None and not repeated_harmfully(tool, arguments):
             return await self.service.call(operation, progress=context)
         still_valid = (lambda first: still_there(self.service.vault, first)) if request_id is None else None
         answer = await self.service.call(lambda vault: vault.once(
             request_id, tool, arguments, lambda: operation(vault), still_valid=still_valid), progress=context)
         if "replayed" in answer:
-            add_notice(answer, replay_notice(answer["replayed"]))
+            add_notice(answer, replay_notice(answer["replayed"], tool))
         return answer
 
     @vault_tool(ADDITIVE, (
@@ -1016,17 +1017,30 @@ def expired_revision_words(revised: dict[str, Any]) -> str:
             "current, revise it with ttl, expires_at or permanent=true")
 
 
-def replay_notice(replayed: dict[str, Any]) -> str:
+def repeated_harmfully(tool: str, arguments: dict[str, Any]) -> bool:
+    """Would the same call without a request id, made twice, leave twice what it writes once?
+    A remember: two notes. A revise that appends: the paragraph twice — an agent's memory export
+    in a real vault ended with the same "## Leads Log" section 512 times (s41), and an MCP revise
+    with append sent again after a client timeout did the same. Any other revise made twice
+    leaves what it leaves once (a title, a property), so it is made again (adr/0031)."""
+    return tool == "remember" or (tool == "revise" and arguments.get("append") is not None)
+
+
+def replay_notice(replayed: dict[str, Any], tool: str = "remember") -> str:
     if replayed["request_id"] is not None:
         return (f"REPLAYED: the answer to the first call with request_id {replayed['request_id']!r} "
                 f"(at {replayed['first_at']}); nothing was written again")
+    if tool == "revise":
+        return (f"NOT WRITTEN AGAIN: the same revise (every argument alike) was answered at {replayed['first_at']} and "
+                "its note is as that call left it, so this is its answer and the paragraph is appended once; to append "
+                "it a second time on purpose, send it with a request_id")
     return (f"NOT WRITTEN AGAIN: the same remember (every argument alike) was answered at {replayed['first_at']} and "
             "its note is still there, so this is its answer and the memory is stored once; to store a second copy on "
             "purpose, send it with a request_id")
 
 
 def still_there(vault: Vault, first: dict[str, Any]) -> bool:
-    """Does the note a remember wrote still stand at its path, unexpired and as it was written?
+    """Does the note a remember wrote (or a revise appended to) still stand at its path, unexpired and as it was written?
     (Not if it was forgotten meanwhile, nor revised: a note that no longer says what the repeat
     says does not store it, and answering "stored once" would drop the write.)"""
     try:

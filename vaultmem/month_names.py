@@ -1,4 +1,4 @@
-"""Month and weekday names as moment.js writes them, in English and eight other languages (pure).
+"""Month and weekday names as moment.js writes them, in English and nine other languages (pure).
 
 Obsidian names daily notes with moment.js in the language Obsidian is set to (Settings →
 General → Language), which it keeps outside the vault: a German Obsidian writes ``dddd,
@@ -8,14 +8,14 @@ name means two different months in two of them (``mar`` is March in English and 
 ``mai`` May in German and French), and weekdays are matched, never read as a day.
 
 The names are moment's own locale data (``moment/locale/de.js``, ``fr.js``, ``es.js``,
-``ru.js``, ``uk.js``, ``tr.js``, ``pt-br.js`` and ``pt.js``, ``it.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
+``ru.js``, ``uk.js``, ``tr.js``, ``pt-br.js`` and ``pt.js``, ``it.js``, ``pl.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
 months without the dot in formats such as ``DD-MMM-YYYY``, so both are listed; Russian writes a
 month after a day in the genitive (``15 марта``) and alone in the nominative (``март``), so both
-are listed too, and so does Ukrainian (``1 травня``, ``травень``); Turkish ``Mar`` and ``May`` are
+are listed too, and so does Ukrainian (``1 травня``, ``травень``) and Polish (``15 marca``, ``marzec``); Turkish ``Mar`` and ``May`` are
 March and May, as in English; Portuguese and Italian ``set`` is September, as Italian ``marzo``
 is Spanish's March. Those two languages' short names that are English words (``set``, ``out``,
-``gen``, ``mag``, ``sex``: :data:`ENGLISH_WORD_NAMES`) are read only in the vault's daily-note
-format. Only these eight languages besides English, each checked against moment's files:
+``gen``, ``mag``, ``sex``, and Polish ``sty``, ``lip``, ``sob``, ``sie``: :data:`ENGLISH_WORD_NAMES`) are read only in the vault's daily-note
+format. Only these nine languages besides English, each checked against moment's files:
 a language added here is a promise that its names date notes (adr/0026).
 """
 
@@ -98,6 +98,19 @@ _LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
            ("domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"),
            ("dom", "seg", "ter", "qua", "qui", "sex", "sáb"),
            ("do", "2ª", "3ª", "4ª", "5ª", "6ª", "sá", "dom", "sáb")),
+    # moment's pl.js, as the ru entry: a month in the genitive after a day (15 marca 2024, its
+    # "D MMMM" test), in the nominative alone (marzec 2024); weekdays as its current release writes
+    # them (ndz, sob: older ones wrote nie, sb). No name is another language's other month: mar is
+    # March, maj May, listopad November as in Ukrainian. Its short sty, lip, sob and sie are English
+    # and German words (ENGLISH_WORD_NAMES), read only where the daily-note format puts them (s41).
+    "pl": (("stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
+            "października", "listopada", "grudnia",
+            "styczeń", "luty", "marzec", "kwiecień", "maj", "czerwiec", "lipiec", "sierpień", "wrzesień",
+            "październik", "listopad", "grudzień"),
+           ("sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru"),
+           ("niedziela", "poniedziałek", "wtorek", "środa", "czwartek", "piątek", "sobota"),
+           ("ndz", "pon", "wt", "śr", "czw", "pt", "sob"),
+           ("Nd", "Pn", "Wt", "Śr", "Cz", "Pt", "So")),
     # moment's it.js (weekdays capitalised by older releases).
     "it": (("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
             "novembre", "dicembre"),
@@ -112,7 +125,8 @@ _LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
 # in a name, a property or a bound read without it (dating._MONTHS, only_calendar_words): an
 # English note must not be dated, nor taken for a day's own note, by a Portuguese or Italian
 # word. (English's own Mar and May, and Spanish ago, were read so before these languages came.)
-ENGLISH_WORD_NAMES = frozenset({"set", "out", "gen", "mag", "sex"})
+# Polish's sty, lip, sob (English words) and sie (German's "she", "they") are read so too.
+ENGLISH_WORD_NAMES = frozenset({"set", "out", "gen", "mag", "sex", "sty", "lip", "sie", "sob"})
 
 
 def _key(name: str) -> str:

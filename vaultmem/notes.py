@@ -352,7 +352,14 @@ from .spelled_days import value_date
 #     the others' vectors stay.
 # 123: a title naming a minute (`202305081356`, a zettel's id; `2023-05-08 13-56-12`, a chat message's time) is not
 #     titled by its day only (searchable.names_a_day_only): its note has no fact pieces. Such notes lose theirs.
-READER_VERSION = "123"
+# 124: a first line meant as the frontmatter's --- holding a stray character besides (`|---`, `---|`, `----`) over
+#     keys that look meant is a problem, and revise refuses to write a block above it (notes._damaged_opening).
+#     Nothing is embedded again.
+# 125: Polish month and weekday names as moment's pl.js writes them date notes (month_names.py: `15 marca 2024.md`,
+#     `date: 29 października 2026`); sty, lip, sob and sie only under the daily-note format. Nothing is embedded again.
+# 126: a section (a heading and its text) repeated word for word three times or more in a row is a body problem
+#     naming its lines (notes.repeated_section_problems). Nothing is embedded again.
+READER_VERSION = "126"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -405,6 +412,10 @@ _YAML_KEY_LINE = re.compile(r"^ *[\"']?[\w\-]+(?: +[\w\-]+)*[\"']?[ \t]*:(?:[ \t
 MISPLACED_LINES_ABOVE = 4
 MISPLACED_SCAN_CHARS = 65_536  # how far past such a `---` its closing `---` is looked for
 _MISPLACED_OPENING = re.compile(r"\ufeff?---[ \t]*")
+# A first line meant as the frontmatter's --- that holds a stray character or two besides
+# (`|---`, `---|`, `'---`, ` ---`, `----`): Obsidian opens a frontmatter only on a line that is
+# exactly ---, so the keys under it are text (damaged_opening; the b-hornsby vault, s41).
+_DAMAGED_OPENING = re.compile(r"\ufeff?[ \t]*[^\w\s-]{0,2}-{3,}[^\w\s-]{0,2}[ \t]*\r?")
 # Bounds on what one note's frontmatter may cost (see load_yaml_mapping). Real
 # frontmatter is a few hundred bytes; these are orders of magnitude above it.
 MAX_FRONTMATTER_CHARS = 1_000_000
@@ -615,7 +626,8 @@ def parse_note(relative: str, raw: bytes) -> Note:
     # A UTF-16 note, or one with a stray Latin-1 byte, is text: its %% hides its rest as any other's.
     binary = bool(decode_problems) and "\x00" in text
     comments = [] if binary else unclosed_comment_problems(relative, body, body_line)
-    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields, *comments]
+    repeated = [] if binary else repeated_section_problems(relative, body, body_line)
+    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields, *comments, *repeated]
     return Note(
         path=relative,
         meta=meta,
@@ -627,6 +639,50 @@ def parse_note(relative: str, raw: bytes) -> Note:
         has_frontmatter=block is not None,
         body_line=body_line,
     )
+
+
+# A section (a heading and the text under it) this many times in a row, word for word, is a loop
+# that appended it: a person repeats a heading, not its whole text, several times over.
+REPEATED_SECTIONS = 3
+_HEADING_LINE = re.compile(r"^#{1,6}[ \t]", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def repeated_section_problems(relative: str, body: str, body_line: int) -> list[Problem]:
+    """The first run of :data:`REPEATED_SECTIONS` or more identical sections in a row: an agent's
+    project note in a real vault ended with the same "## Leads Log" section 512 times (44 KB of
+    it), and nothing said so (b-hornsby/obsidian-vault, s41). Sections are cut at ATX headings;
+    a run inside a code block (a fence opened above it) is the code's text, not sections."""
+    if body.count("\n#") + body.startswith("#") < REPEATED_SECTIONS:
+        return []  # most notes: too few lines that may be headings (a count in C, no pattern)
+    starts = [match.start() for match in _HEADING_LINE.finditer(body)]
+    headings = [body[start:body.find("\n", start) % (len(body) + 1)] for start in starts]
+    if not any(headings[index] == headings[index + 1] == headings[index + 2] for index in range(len(headings) - 2)):
+        return []  # no heading three times in a row: no run of sections to compare
+    sections = [body[start:end].rstrip() for start, end in zip(starts, [*starts[1:], len(body)], strict=True)]
+    first = 0
+    for index in range(1, len(sections) + 1):
+        if index < len(sections) and sections[index] == sections[first]:
+            continue
+        if index - first >= REPEATED_SECTIONS and len(_FENCE_LINE.findall(body, 0, starts[first])) % 2 == 0:
+            end = starts[index] if index < len(starts) else len(body)
+            return [_repeated_problem(relative, body, body_line, (starts[first], starts[first + 1], end), index - first,
+                                      sections[first])]
+        first = index
+    return []
+
+
+def _repeated_problem(relative: str, body: str, body_line: int, offsets: tuple[int, int, int], times: int,
+                      section: str) -> Problem:
+    """``offsets``: where the run's first section starts, where its second does, where the run ends."""
+    start, second, end = offsets
+    line = body_line + body.count("\n", 0, start)
+    second_line = body_line + body.count("\n", 0, second)
+    last_line = body_line + body.count("\n", 0, len(body[:end].rstrip()))
+    heading = section.split("\n", 1)[0].strip()[:_SHOWN_CHARS]
+    return Problem(relative, "body", f"the section {heading!r} on line {line} is repeated word for word {times - 1:,} "
+                   f"more time(s) in a row, to line {last_line:,}: something appended it in a loop (an agent, a script)",
+                   f"keep one and delete lines {second_line:,}–{last_line:,} (the repeats), or change what appends it")
 
 
 def unclosed_comment_problems(relative: str, body: str, body_line: int) -> list[Problem]:
@@ -1119,6 +1175,9 @@ def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
     under nothing but blank lines, of two keys or more (:func:`_looks_meant`). A rule with a
     line of prose under it (``Note: call back``) is none. Costs a few line look-ups for a note without frontmatter; YAML is loaded only for
     a block shaped so."""
+    damaged = _damaged_opening(relative, text)
+    if damaged is not None:
+        return damaged
     found = _meant_block(text, always_under_text=False)
     if found is None:
         return []
@@ -1158,6 +1217,29 @@ def opening_frontmatter(text: str) -> tuple[int, int, str] | None:
     return None if found is None else (found[0] - 1, found[1] - 1, found[2])
 
 
+def _damaged_opening(relative: str, text: str) -> list[Problem] | None:
+    """The problem of a first line that was meant as the frontmatter's ``---`` but holds more
+    (:data:`_DAMAGED_OPENING`: ``|---`` over ``type: project`` … ``---``), when the block under
+    it looks meant as a frontmatter (:func:`_block_under`); ``None`` otherwise. Without it the
+    note's tags and status were its text without a word, and ``revise --set`` wrote a second
+    block above it, leaving the person's own values below, unread (s41)."""
+    line_end = text.find("\n", 0, MISPLACED_SCAN_CHARS)
+    if line_end < 0:
+        return None
+    fence = text[:line_end]
+    if not _DAMAGED_OPENING.fullmatch(fence) or fence.lstrip(BOM).rstrip(" \t\r") == "---":
+        return None  # not a fence, or an intact one: find_frontmatter's, or a rule over prose
+    found = _block_under(text, line_end + 1, 1, always_under_text=False)
+    if found is None:
+        return None
+    _, last, keys, _ = found
+    shown = fence.strip(BOM + "\r")
+    return [Problem(relative, "frontmatter", f"line 1 ({shown!r}) is not a frontmatter's ---: Obsidian opens a frontmatter "
+                    f"only on a first line that is exactly ---, so the properties on lines 2–{last - 1} ({keys}) are "
+                    "ignored (no layer, tags or expiry) and show as the note's text",
+                    f"make line 1 exactly --- (it reads {shown!r})")]
+
+
 def _meant_block(text: str, always_under_text: bool) -> tuple[int, int, str, str] | None:
     """(its ``---`` line, its closing line, its first keys, the text above it) of a block on
     lines 2 to 1 + :data:`MISPLACED_LINES_ABOVE` of ``text`` that looks meant as a frontmatter
@@ -1165,6 +1247,13 @@ def _meant_block(text: str, always_under_text: bool) -> tuple[int, int, str, str
     opening, number = _misplaced_opening(text)
     if opening is None:
         return None
+    return _block_under(text, opening, number, always_under_text)
+
+
+def _block_under(text: str, opening: int, number: int, always_under_text: bool) -> tuple[int, int, str, str] | None:
+    """(``number``, its closing line, its first keys, the text above it) of the block starting
+    at offset ``opening``, under line ``number`` (a ``---``, or one meant as one), when it looks
+    meant as a frontmatter (:func:`_meant_block`); ``None`` when it does not."""
     line_end = text.find("\n", opening, opening + MISPLACED_SCAN_CHARS)
     if line_end < 0 or not _is_key_line(text[opening:line_end]):
         return None  # one line, or more than can be looked at: no block with a closing --- under it

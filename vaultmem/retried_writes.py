@@ -8,7 +8,7 @@ only be a mistake. The ids and answers live in the index's ``requests`` table (n
 ``.vaultmem/`` does.
 
 A call without an id may be matched to an identical one by a key made from its arguments
-(the MCP server does so for ``remember``): only for :data:`SAME_CALL_WINDOW` after the first
+(the MCP server does so for ``remember`` and a ``revise`` that appends): only for :data:`SAME_CALL_WINDOW` after the first
 answer, and only while ``still_valid`` says that answer still holds (its note was not
 forgotten meanwhile). The answer says ``replayed`` either way: nothing is dropped silently.
 Identical such calls at the same instant in one process take turns, so the second is the

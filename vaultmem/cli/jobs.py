@@ -21,6 +21,7 @@ from .shell import (
     render_commit,
     render_excluded,
     render_problems,
+    shorten,
 )
 
 if TYPE_CHECKING:
@@ -198,11 +199,6 @@ def render_said_already(said: tuple[SaidAlready, ...]) -> None:
                    f"{' / '.join(shorten(sentence) for sentence in item.said_as)})")
     if len(said) > APPENDED_SHOWN:
         click.echo(f"                = … and {len(said) - APPENDED_SHOWN} more said already (--json lists them all)")
-
-
-def shorten(text: str, width: int = 100) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def render_unfinished(report: ConsolidationReport) -> None:

@@ -31,6 +31,7 @@ from .shell import (
     render_problems,
     render_resolution,
     said_once,
+    shorten,
     to_the_second,
 )
 
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
 
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
+# A heading shown in a hit's place line is cut to this many characters: an agent's memory export
+# titles each entry with its whole paragraph (`### 1. User wants to use Twitter …`, 700 characters),
+# which the line printed whole above the snippet that says it again (s41). --json keeps it whole.
+HEADING_SHOWN = 80
 
 
 @main.command()
@@ -216,7 +221,8 @@ def where_words(passage: HitPassage | ExplainedPassage | None) -> str:
         return ""
     first, last = passage.lines
     lines = f"line {first}" if first == last else f"lines {first}–{last}"
-    return f" · {lines}" + (f" · {' > '.join(readable(heading) for heading in passage.headings)}" if passage.headings else "")
+    shown = (shorten(readable(heading), HEADING_SHOWN) for heading in passage.headings)
+    return f" · {lines}" + (f" · {' > '.join(shown)}" if passage.headings else "")
 
 
 @main.command()

@@ -237,6 +237,12 @@ def _no_vault_here(here: Path) -> str:
             "`vaultmem --vault . index` makes this folder a vault")
 
 
+def shorten(text: str, width: int = 100) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis when longer."""
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
 def emit_json(document: Any) -> None:
     # The library's messages name operations and arguments as Python does (Vault.check(), since);
     # here they are the shell's (`vaultmem check`, --since), in JSON as in text.
