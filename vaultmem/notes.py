@@ -353,7 +353,9 @@ from .spelled_days import value_date
 # 123: a conversation turn's time written in words (`1:56 pm on 8 May, 2023`, LoCoMo's session date) orders it
 #     (turns.worded_moment); `name` beside a conversation's, session's or number's property names a speaker
 #     (turns.MAYBE_SPEAKER_KEYS). Nothing is embedded again.
-READER_VERSION = "123"
+# 124: a short memory (a `layer`, no heading, no conversation turn) of two or more facts has a passage of each too,
+#     as a day's note (searchable.holds_facts). Such notes are embedded again (their pieces are new).
+READER_VERSION = "124"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
