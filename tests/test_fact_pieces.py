@@ -132,3 +132,30 @@ def test_confidence_reads_the_days_whole_passage_when_a_piece_ranks_it(tmp_path:
     assert made_up[0].path == "Daily/2026-11-29.md" and made_up.confident is False
     assert any(warning.startswith("no note matches this well: the first hit holds little") for warning in made_up.warnings)
     assert answered[0].path == "Daily/2026-11-29.md" and answered.confident is True
+
+
+def test_a_remembered_memory_of_several_facts_has_pieces_and_a_page_with_headings_none() -> None:
+    """What ``remember`` writes — the agent's text, no heading — holds facts as a day's note does
+    ("Notes from the call: …", a list of preferences). A memory with a heading (a person's page,
+    ``# Priya Raman``; a project's ``## Team``) is about its subject, and a conversation turn is
+    one reply: no pieces (adr/0004, "Facts of a memory")."""
+    memory = f"---\ntitle: Things to keep in mind\nlayer: L3\n---\n{DAILY}"
+    found = searchable(parse_note("memories/things-to-keep-in-mind.md", memory.encode()))
+    assert [passage.piece for passage in found.passages] == [False, True, True, True]
+    headed = f"---\ntitle: Priya Raman\nlayer: L3\n---\n# Priya Raman\n\n{DAILY}"
+    turn = f"---\nspeaker: Ana\nsession: 1\nlayer: L2\n---\n{DAILY}"
+    for path, note in (("people/Priya Raman.md", headed), ("chat/t1.md", turn)):
+        assert [passage.piece for passage in searchable(parse_note(path, note.encode())).passages] == [False], path
+
+
+def test_a_remembered_fact_is_first_by_meaning_among_kepanos_notes(tmp_path: Path, wordllama: object) -> None:
+    """The lead's trial with a memory instead of a day: the three facts remembered under a title
+    that names none of them. Embedded whole, the memory was far from "where did I park my car"
+    (its title and two other facts between); its fact alone is the nearest note by meaning."""
+    vault_dir = tmp_path / "kepano"
+    shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        written = vault.remember(DAILY, title="Things to keep in mind", layer="L3")
+        why = vault.explain(written.path, "where did I park my car")
+    assert why.rank["vectors"] == 1

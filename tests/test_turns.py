@@ -12,12 +12,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 from helpers import NOW, REPO, keyword_side, write_file, write_vault
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.turns import CONTEXT_TURNS, affected, chain_keys, context, is_turn, order_key, turns_before
+from vaultmem.turns import CONTEXT_TURNS, affected, chain_keys, context, is_turn, order_key, turns_before, worded_moment
 
 
 def _turn(speaker: str, text: str) -> str:
@@ -333,6 +334,45 @@ def test_a_turns_chain_is_its_folder_conversation_and_session() -> None:
     assert order_key("c/b.md", {"created": "2024-03-04T09:00:00"}) > order_key("c/a.md", {"created": "2024-03-04T10:00:00"})
 
 
+
+
+def test_a_time_in_words_orders_sessions_whose_turns_are_numbered_from_one_each(tmp_path: Path) -> None:
+    # LoCoMo's session date written in words, each session's turns numbered from 1, no session
+    # property: unread, the time ordered nothing and every session's first turns came together.
+    first, second = "1:56 pm on 8 May, 2023", "10:15 am on 9 May, 2023"
+    vault = write_vault(tmp_path / "vault", {
+        "chat/how-was-the.md": _said("Ana", "How was the race?", date=first, turn=1),
+        "chat/slow-but-done.md": _said("Ben", "Slow, but I finished it.", date=first, turn=2),
+        "chat/bye-for-now.md": _said("Ana", "Bye for now, talk on Friday!", date=first, turn=3),
+        "chat/morning-guess.md": _said("Ben", "Morning! Guess who got a puppy.", date=second, turn=1),
+        "chat/no-way.md": _said("Ana", "No way, what breed?", date=second, turn=2),
+        "chat/a-beagle.md": _said("Ben", "A beagle called Pickle.", date=second, turn=3),
+    })
+    with Vault(vault) as opened:
+        opened.index()
+    held = _contexts(vault)
+    assert "puppy" in held["chat/a-beagle.md"] and "what breed" in held["chat/a-beagle.md"]
+    assert "Friday" not in held["chat/a-beagle.md"]  # was: the other session's third turn
+    assert "Slow" in held["chat/bye-for-now.md"] and "puppy" not in held["chat/bye-for-now.md"]
+    assert "Friday" in held["chat/morning-guess.md"]  # a session follows the one before it
+
+
+def test_a_time_in_words_is_read_with_its_clock_time() -> None:
+    assert worded_moment("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+    assert worded_moment("12:05 am on 1 June, 2023") == datetime(2023, 6, 1, 0, 5, tzinfo=timezone.utc)
+    assert worded_moment("7:30 p.m. on 9 May, 2023") == datetime(2023, 5, 9, 19, 30, tzinfo=timezone.utc)
+    assert worded_moment("8 May 2023, 13:56") == datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+    assert worded_moment("9:00-10:30, 8 May 2023") == datetime(2023, 5, 8, tzinfo=timezone.utc)  # a range: its day
+    assert worded_moment("after lunch") is None
+    morning = order_key("c/z.md", {"date": "10:15 am on 8 May, 2023"})
+    assert morning < order_key("c/a.md", {"date": "1:56 pm on 8 May, 2023"}) < order_key("c/a.md", {"date": "9:00 am on 9 May, 2023"})
+
+
+def test_a_name_property_names_a_speaker_only_in_a_conversation() -> None:
+    assert is_turn("name: Caroline", {"name": "Caroline", "dia_id": "D1:3"})  # a dialogue turned into notes
+    assert is_turn("name: Caroline", {"name": "Caroline", "session": 2, "turn": 7})
+    assert not is_turn("name: Ana Silva\ncompany: Acme", {"name": "Ana Silva", "company": "Acme"})  # a person's page
+    assert is_turn("speaker: Caroline")
 
 
 def test_a_note_whose_name_holds_superscript_digits_between_numbers_is_indexed_beside_turns(tmp_path: Path) -> None:

@@ -359,7 +359,12 @@ from .spelled_days import value_date
 #     `date: 29 października 2026`); sty, lip, sob and sie only under the daily-note format. Nothing is embedded again.
 # 126: a section (a heading and its text) repeated word for word three times or more in a row is a body problem
 #     naming its lines (notes.repeated_section_problems). Nothing is embedded again.
-READER_VERSION = "126"
+# 127: a conversation turn's time written in words (`1:56 pm on 8 May, 2023`, LoCoMo's session date) orders it
+#     (turns.worded_moment); `name` beside a conversation's, session's or number's property names a speaker
+#     (turns.MAYBE_SPEAKER_KEYS). Nothing is embedded again.
+# 128: a short memory (a `layer`, no heading, no conversation turn) of two or more facts has a passage of each too,
+#     as a day's note (searchable.holds_facts). Such notes are embedded again (their pieces are new).
+READER_VERSION = "128"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

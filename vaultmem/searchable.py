@@ -31,6 +31,7 @@ from .math_words import math_as_words
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, piece_text, split_passages
 from .terminal_codes import without_terminal_codes
+from .turns import is_turn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -90,9 +91,13 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     shown = without_terminal_codes(note.body)
     math = math_as_words(without_html_tags(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries))))
     body = math.text
-    # A day's note is cut into its facts too (passages.fact_pieces); another short note's paragraphs
-    # are about one thing (adr/0004 "Facts of a short note": only a day's note).
-    cut = split_passages(body, pieces=names_a_day_only(fields.title))
+    # A day's note is cut into its facts too (passages.fact_pieces), and so is a memory of facts
+    # (:func:`holds_facts`); another short note's paragraphs are about one thing (adr/0004 "Facts
+    # of a short note").
+    day = names_a_day_only(fields.title)
+    cut = split_passages(body, pieces=day or _may_hold_facts(note, fields))
+    if not day and any(passage.piece for passage in cut) and not holds_facts(cut):
+        cut = [passage for passage in cut if not passage.piece]
     passages = tuple(_in_file(passage, note.body_line) for passage in cut)
     words = tuple(math.embedded(passage.offset, passage.offset + len(passage.text)) if math.formulas else passage.text
                   for passage in cut)
@@ -122,6 +127,21 @@ def names_a_day_only(title: str) -> bool:
     if len(runs) > 3 or sum(len(run) for run in runs) > DAY_DIGITS:
         return False
     return not _DAY_WORDS.sub("", title) and name_day(f"{title}.md") is not None
+
+
+def _may_hold_facts(note: Note, fields: SearchFields) -> bool:
+    """A memory (a note with a ``layer``: what an agent remembered) that is no conversation turn
+    (a turn's paragraphs are one reply, and its rows hold the turns before it: turns.py)."""
+    return note.layer is not None and not is_turn(fields.props_text, note.meta)
+
+
+def holds_facts(passages: Sequence[Passage]) -> bool:
+    """Are a memory's pieces its facts? When it has no heading: ``remember`` writes the agent's
+    text as it is given ("Notes from the call: …", a list of preferences), with no heading. A page
+    with one — a title's ``# Priya Raman``, a project's ``## Team`` — is about its subject: its
+    paragraphs as pieces took "one on one with Priya" from the 1:1's note and "on-call runbook"
+    from the runbook a project page links to (adr/0004, "Facts of a memory")."""
+    return not any(passage.headings for passage in passages)
 
 
 def piece_head(title: str, headings: Sequence[str]) -> str:

@@ -28,9 +28,11 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 
 from .errors import InvalidTimestamp
 from .lifecycle import parse_timestamp, to_epoch_us
+from .spelled_days import text_date
 
 # Properties that say who said a note's text, as conversation exports write them: a dialogue's
 # `speaker`, a chat or mail export's `sender` and `from`. Not `author`: a reference's author
@@ -41,7 +43,9 @@ SPEAKER_KEYS = frozenset({"speaker", "sender", "from"})
 # `author`, a Slack export's `user`. A person's page has a `role` (their job), a book's note an
 # `author`: such a key makes a turn only beside a property that places a note in a conversation
 # (`session`, `turn`, `dia_id` …, :func:`says_its_place`), or `role` naming a chat's role.
-MAYBE_SPEAKER_KEYS = frozenset({"role", "author", "user"})
+# `name` too: a script turning a dialogue into notes writes `name: Caroline`, as a person's page or a
+# product's note writes its own name.
+MAYBE_SPEAKER_KEYS = frozenset({"role", "author", "user", "name"})
 CHAT_ROLES = frozenset({"user", "assistant", "system", "human", "ai", "bot", "model", "tool"})
 CONTEXT_TURNS = 2  # turns before a turn that its rows hold (measured: 1, 2, 3; PASSAGES.md §36)
 CONTEXT_CHARS = 1000  # of each: a turn is a sentence or a few; a pasted page says its own words
@@ -54,6 +58,8 @@ SESSION_KEYS = ("session", "session_id")
 # (a dialogue's `turn`, an export's `index`, LoCoMo's `dia_id: D3:12`): its place among them. Not
 # `created`: a template or an import script stamps the moment the file was made, not said.
 TIME_KEYS = ("date", "datetime", "timestamp", "sent")
+# The clock time of a time written in words, `1:56 pm on 8 May, 2023` (LoCoMo's session dates), `8 May 2023, 13:56`.
+_CLOCK = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s*([ap])\.?\s?m\b\.?)?(?![\d:])", re.IGNORECASE)
 PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
 CHAIN_BYTES = 8
 
@@ -162,12 +168,38 @@ def _time(meta: Mapping[str, object]) -> bytes:
     if value is None or isinstance(value, int):  # a bare number is no time a chat writes (a year, a count)
         return b"\x00"
     try:
-        moment = parse_timestamp(value)
+        moment: datetime | None = parse_timestamp(value)
     except InvalidTimestamp:
-        # A time the order cannot read (`1:56 pm on 8 May, 2023`) orders nothing: the turn's number
-        # and name do. (Whether the date is a problem is `check`'s to say, as for any note.)
+        moment = worded_moment(value)
+    if moment is None:
+        # A time the order cannot read orders nothing: the turn's number and name do. (Whether the
+        # date is a problem is `check`'s to say, as for any note.)
         return b"\x00"
     return b"\x01" + (to_epoch_us(moment) + 2**63).to_bytes(8, "big")
+
+
+def worded_moment(value: object) -> datetime | None:
+    """The moment a time written in words says (UTC, as a naive timestamp is), or None: its one day
+    (spelled_days.text_date: ``8 May, 2023``) at its clock time (``1:56 pm``), if it writes one.
+    LoCoMo writes a session's date so (``1:56 pm on 8 May, 2023``): unread, a folder of turns
+    numbered from 1 in each session and no session property put every session's first turns
+    together; read, the sessions follow each other in their order, each in its turns' (the same
+    moment in a session: ``turn`` orders it)."""
+    if not isinstance(value, str):
+        return None
+    day = text_date(value)
+    if day is None:
+        return None
+    clocks = _CLOCK.findall(value)
+    if len(clocks) != 1:  # none, or a range ("9:00-10:30"): the day alone
+        return day
+    hour, minute, second, half = clocks[0]
+    hours = int(hour)
+    if half and not 1 <= hours <= 12:
+        return day  # "13:56 pm" says two things
+    if half:
+        hours = hours % 12 + (12 if half.casefold() == "p" else 0)
+    return day + timedelta(hours=hours, minutes=int(minute), seconds=int(second or 0))
 
 
 def _place(meta: Mapping[str, object]) -> bytes:
