@@ -1445,6 +1445,54 @@ def test_the_request_a_query_opens_with_is_not_searched_for(tmp_path: Path) -> N
         assert set(keyword_side(vault, "show me my notes")) == set(notes)  # nothing but the request: it is searched for
 
 
+def test_the_how_to_verb_a_question_opens_with_is_not_searched_for() -> None:
+    from vaultmem.search import query_words
+
+    assert [word.shown for word in query_words("make a box that stands out with a warning icon")] == [
+        "box", "stands", "warning", "icon"]
+    assert [word.shown for word in query_words("what is the way to make a callout")] == ["callout"]
+    assert [word.shown for word in query_words("what milk does Maya take in her coffee")] == [
+        "milk", "Maya", "take", "coffee"]  # a verb later in the question is what it asks about
+    assert [word.shown for word in query_words("find every file larger than 100 MB")][:2] == ["find", "every"]
+    assert [word.shown for word in query_words("show me my notes")] == ["show", "notes"]  # nothing but the request
+    assert [word.shown for word in query_words("make")] == ["make"]
+
+
+def test_a_page_that_only_shares_the_opening_how_to_verb_is_not_a_keyword_candidate(tmp_path: Path) -> None:
+    # The docs and help sets (benchmarks/PASSAGES.md §42): "make a box that stands out with a
+    # warning icon" asked the keyword side for "make" too, and pages that make anything stood
+    # among the candidates the answer competes with.
+    root = write_vault(tmp_path / "vault", {
+        "Callouts.md": "# Callouts\nA callout is a box that stands out from the text, with an icon: warning, tip, note.\n",
+        "Build.md": "# Build\nRun make to build; make install copies the files. Make sure make is on the PATH.\n",
+        "Sync.md": "# Sync\nSync keeps your vault the same on every device.\n"})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "make a box that stands out with a warning icon") == ["Callouts.md"]
+
+
+def test_a_section_headed_by_the_words_asked_for_outranks_a_page_saying_them_in_passing(tmp_path: Path) -> None:
+    # The docs set (benchmarks/PASSAGES.md §42): "in what order do the install hooks of a package
+    # run" — npm's `scripts` page, section `Life Cycle Operation Order`, came 5th under
+    # `npm-install-test`, whose one paragraph says install, package, run in passing. A heading
+    # path names what its section is about: it weighs 4 on the keyword side (2 before).
+    filler = "\n\n".join(f"Paragraph {number} about configuring the registry, proxies, caches and tokens for every project."
+                         for number in range(12))
+    steps = "\n\n".join(["Each step waits for the one before it and stops at the first error, which it names."] * 10)
+    root = write_vault(tmp_path / "vault", {
+        "scripts.md": (f"# Scripts\n\n## Environment\n\n{filler}\n\n## Life cycle operation order\n\n"
+                       f"These hooks run when you install: preinstall, then postinstall, then prepare.\n\n{steps}\n\n"
+                       f"## Examples\n\n{filler}\n"),
+        "install-test.md": ("# install-test\n\nRuns an install, then the package's tests. Each operation runs the hooks of the "
+                            "package in the order npm picks, and a failing test stops the run with an error that names it. "
+                            + " ".join(["Tests read the package files and the lockfile, then report."] * 4) + "\n"),
+        **{f"other-{number}.md": f"# Other {number}\n\nA note about gardening, tomatoes and the weather in week {number}.\n"
+           for number in range(20)}})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "operation order hooks") == ["scripts.md", "install-test.md"]
+
+
 def test_a_request_word_after_what_the_query_asks_about_is_searched_for() -> None:
     from vaultmem.search import query_words
 

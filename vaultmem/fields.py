@@ -163,6 +163,14 @@ REQUEST_WORDS = frozenset(
 # on the keyword side (search.query_words). The verbs stay: "find every file larger than
 # 100 MB", "show the lines around each hit" ask how to find and show (the docs set fell).
 REQUESTED_HOLDINGS = frozenset("anything everything something info information note notes".split())
+# Verbs a how-to question opens with that say only that something is to be done ("make a box
+# that stands out", "show a byte count like 1500000 as 1.5M", "what is the way to …"): a
+# question's first words, after its stopwords, that are these are not asked for on the keyword
+# side (search.query_words), where they matched any page that makes or shows anything. Not
+# `find`, `look`, `tell` (a manual's `find` is a command: an earlier rule that dropped it, with
+# `show` and `give`, lost the docs set's "find every file larger than 100 megabytes"), nor a verb
+# later in the question ("what milk does Maya take"). Measured: benchmarks/PASSAGES.md §42.
+HOW_TO_VERBS = frozenset("make show get use see take give want need way let".split())
 # Verbs a question asks what a source or its reader said with ("what did Kahneman say about
 # anchoring", "what did I think of Deep Work"): not what the question is about, so they never
 # choose which passage of a named note a hit shows (search.Searcher.best_passages).

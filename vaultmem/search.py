@@ -74,6 +74,7 @@ from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umla
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
     ENGLISH_STOPWORDS,
+    HOW_TO_VERBS,
     LONE_LETTERS,
     OTHER_STOPWORDS,
     REPORTING_VERBS,
@@ -597,7 +598,20 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
                 meaningful.append(word)
     if all(word.shown.lower() in REQUEST_WORDS for word in meaningful):  # "show me my notes": all request
         meaningful = [word for word in found.values() if word in meaningful or word in holdings]
-    return _codes_either_way(meaningful or [replace(word, common=True) for word in found.values()])
+    return _codes_either_way(_past_how_to_verbs(meaningful) or [replace(word, common=True) for word in found.values()])
+
+
+def _past_how_to_verbs(words: list[QueryWord]) -> list[QueryWord]:
+    """``words`` without the how-to verbs they open with (fields.HOW_TO_VERBS: "make a box that
+    stands out with a warning icon" asks for box, stands, warning, icon) — all of them when
+    nothing but request words would be left ("show me my notes"). On the keyword side the verb
+    matched every page that makes or shows anything, and its neighbours outranked the page that
+    answers (the docs and help sets: benchmarks/PASSAGES.md §42)."""
+    start = 0
+    while start < len(words) and words[start].shown.lower() in HOW_TO_VERBS:
+        start += 1
+    rest = words[start:]
+    return rest if any(word.shown.lower() not in REQUEST_WORDS for word in rest) else words
 
 
 def _iso_parts(iso: str) -> tuple[int | None, int, int]:

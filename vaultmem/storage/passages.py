@@ -28,7 +28,11 @@ FTS_COLUMNS = ("name", "title", "aliases", "headings", "props", "tags", "body", 
 # properties and tags, then the text; the stems of a note not in English (its names, headings
 # and text: stems.stemmed) as the text does (measured: adr/0027 "Stems"); a conversation turn's
 # turns before it (turns.py) half as much as its own text (measured: benchmarks/PASSAGES.md §36).
-BM25_WEIGHTS = "5.0, 5.0, 5.0, 2.0, 2.0, 2.0, 1.0, 1.0, 0.5"
+# A passage's heading path weighs 4, nearly as a title: it names what the section is about, and
+# at 2 a page saying the question's words in passing outranked the section headed by them
+# ("in what order do the install hooks … run": `Life Cycle Operation Order` 5th → 3rd; 2.5–5 the
+# same on the seven sets, measured with the how-to verb rule: benchmarks/PASSAGES.md §42).
+BM25_WEIGHTS = "5.0, 5.0, 5.0, 4.0, 2.0, 2.0, 1.0, 1.0, 0.5"
 _BM25 = f"bm25(passages_fts, {BM25_WEIGHTS})"
 # An FTS5 column filter: the MATCH after it in every column but the turns said before a turn
 # (a note's own words; turns.py).
