@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from helpers import NOW, wait_until, write_file, write_vault
 from vaultmem import Vault
@@ -121,25 +120,3 @@ def test_a_vault_without_turns_makes_no_window(tmp_path: Path) -> None:
         searcher = opened.derived.searcher()
         assert [hit.path for hit in opened.search("tomatoes", k=2, now=NOW)][0] == "notes/a.md"
         assert not len(searcher.turn_windows().notes) and searcher.windows_made == 0
-
-
-def test_a_turns_two_windows_both_count_as_its_next_passages_would(tmp_path: Path) -> None:
-    # A turn's b2 and a1 windows are counted as passages of it (PASSAGES.md §42): its score is the
-    # best of its own and its two windows plus a quarter of each of the other two. Before, only
-    # the better window counted, so the turn after a reply ("Bring me back some chocolate") added
-    # nothing to it once the turns before it led.
-    with Vault(write_vault(tmp_path / "vault", CHAT)) as opened:
-        opened.index()
-        searcher = opened.derived.searcher()
-        label = _label(opened, REPLY)
-        query = searcher.embedder.embed(["museums, a cooking class and chocolate on the Mexico trip"])[0]
-        windows = searcher.turn_windows()
-        best, other = sorted((windows.rows[windows.notes == label] @ query).astype(np.float64).tolist(), reverse=True)
-        own = searcher.exact_scores(query, [label], windows=False)[0].score
-        scored = searcher.exact_scores(query, [label])[0].score
-        items = sorted([own, best, other], reverse=True)
-        assert other > 0.0  # both windows near the question: the second one must count
-        assert scored == pytest.approx(items[0] + 0.25 * (max(items[1], 0.0) + max(items[2], 0.0)))
-        assert scored > max(own, best) + 0.25 * min(own, best)  # what the better window alone gave
-        notes, best_of, other_of = windows.both(query)
-        assert (float(best_of[notes == label][0]), float(other_of[notes == label][0])) == pytest.approx((best, other))

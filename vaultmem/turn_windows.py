@@ -6,10 +6,9 @@ and the city is named two turns before. Embedded with its neighbours a turn's ve
 theirs (benchmarks/PASSAGES.md §7), so a turn keeps its own vector and is also scored by two
 **windows**: ``b2``, the two turns before it and the turn; ``a1``, the turn and the one after
 it — within its chain only (turns.chain_keys: no window across a conversation or session). A
-window's score counts :data:`WINDOW_WEIGHT` of its cosine, and a turn's vector-side score counts
-its windows as passages of it: the best of its own score and its two windows', plus
-:data:`ranking.NEXT_SHARE` of each of the other two (:func:`ranking.with_windows`, "share3";
-§39 measured these against other spans, weights and counts, §42 share3 against one window counted).
+window's score counts :data:`WINDOW_WEIGHT` of its cosine, and a turn's vector-side score is
+the better of its own and its best window's plus :data:`ranking.NEXT_SHARE` of the other
+(:func:`ranking.with_windows`; §39 measured these against other spans, weights and counts).
 
 No window is stored: WordLlama's vector of a text is its token vectors' sum, normalised, and a
 stored passage row is that unit vector times the length factor ``f = n / sqrt(n² + β²)`` of the
@@ -54,20 +53,6 @@ class TurnWindows:
         scores = (self.rows @ np.asarray(query, dtype=np.float32)).astype(np.float64)
         starts = np.flatnonzero(np.r_[True, self.notes[1:] != self.notes[:-1]])
         return self.notes[starts], np.maximum.reduceat(scores, starts)
-
-    def both(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(the notes that have a window, ascending; each one's best window score; its other
-        window's, ``-inf`` for a note of one window) — a turn has at most two (:data:`WINDOW_SPANS`)."""
-        if not len(self.notes):
-            empty = np.zeros(0, dtype=np.float64)
-            return self.notes, empty, empty
-        scores = (self.rows @ np.asarray(query, dtype=np.float32)).astype(np.float64)
-        starts = np.flatnonzero(np.r_[True, self.notes[1:] != self.notes[:-1]])
-        best = np.maximum.reduceat(scores, starts)
-        two = np.diff(np.r_[starts, len(scores)]) == 2  # a note's rows lie side by side: its two windows
-        other = np.full(len(starts), -np.inf)
-        other[two] = np.minimum(scores[starts[two]], scores[starts[two] + 1])
-        return self.notes[starts], best, other
 
 
 NO_WINDOWS = TurnWindows(np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
