@@ -350,7 +350,10 @@ from .spelled_days import value_date
 #     four words of its own) also has a passage of each, ranked by meaning only (passages.fact_pieces,
 #     searchable.names_a_day_only; storage `passages.piece`). Such notes are embedded again (their pieces are new);
 #     the others' vectors stay.
-READER_VERSION = "122"
+# 123: a conversation turn's head (title and properties) is embedded with its passages and its token sum stored
+#     (storage `turn_heads`, step 023): a search no longer embeds every turn's head, and brings its windows up
+#     to date around the turns written only (turn_windows.WindowBook). Nothing else is embedded again.
+READER_VERSION = "123"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
