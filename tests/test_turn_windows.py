@@ -236,3 +236,14 @@ def test_a_rebuild_in_another_process_makes_every_window_anew(tmp_path: Path) ->
         _windows(opened)
         assert opened.derived.searcher().windows_made == 2  # a new epoch: its cursor means nothing now
         _assert_as_made_anew(opened, root)
+
+
+def test_a_turn_that_no_longer_names_its_speaker_leaves_its_neighbours_windows(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", CHAT)
+    with Vault(root) as opened:
+        opened.index()
+        _windows(opened)
+        _edited_elsewhere(root, "chat/t07.md", "---\nconversation: ana-ben\nsession: 1\n---\nBring me back some chocolate.\n")
+        after = _windows(opened)
+        assert _label(opened, "chat/t07.md") not in after[0] and opened.derived.searcher().windows_made == 1
+        _assert_as_made_anew(opened, root)
