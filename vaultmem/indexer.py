@@ -711,13 +711,15 @@ class Indexer:
         for item, text, summed in zip(turns, texts, embedder.sums(texts).totals, strict=True):
             item.head = (head_hash(text), np.asarray(summed, dtype=np.float32))
 
-    def _put_turn_head(self, label: int, item: _Pending) -> None:
+    def _put_turn_head(self, label: int, item: _Pending, new: bool = False) -> None:
         """After a write of note ``label``'s rows (in its transaction): its row in the turns' feed
         (storage turn_heads) at a new seq, with its head sum when it has one — embedded with its
         passages, or stored already for the same head text; else none, and the run owes it (the
-        searcher embeds it meanwhile). A note that is no turn (any more) leaves the feed."""
+        searcher embeds it meanwhile). A note that is no turn (any more) leaves the feed; a ``new``
+        label that is none has nothing to leave (a cold index of 10,000 notes asks nothing)."""
         if item.row.turn_key is None:
-            self.store.turn_heads.leave([label])
+            if not new:
+                self.store.turn_heads.leave([label])
             return
         digest = head_hash(head_text(item.row.title, props_as_held(item.searchable.fields.props_text)))
         if item.head is not None and item.head[0] == digest:
@@ -796,7 +798,7 @@ class Indexer:
             self.store.tasks.insert(label, item.tasks, tags_of(item.note.meta))
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
-        self._put_turn_head(label, item)
+        self._put_turn_head(label, item, new=base is None)
 
     def _write_passages(self, label: int, base: FileState | None, item: _Pending, report: IndexReport) -> None:
         """The note's passages and full text, and its vectors when what they embed changed."""
