@@ -247,3 +247,42 @@ def test_a_turn_that_no_longer_names_its_speaker_leaves_its_neighbours_windows(t
         after = _windows(opened)
         assert _label(opened, "chat/t07.md") not in after[0] and opened.derived.searcher().windows_made == 1
         _assert_as_made_anew(opened, root)
+
+
+def test_windows_brought_up_to_date_around_random_writes_are_those_made_anew() -> None:
+    """WindowBook.update against WindowBook.load over random edits, removals, moves (within and
+    across chains), new turns and turns without a vector: the same turns hold windows, the same scores."""
+    from vaultmem.turn_windows import Turn, WindowBook
+
+    chosen = np.random.default_rng(41)
+    dimension = 8
+
+    def turn(label: int, chain: int, place: float, vector: bool = True) -> Turn:
+        key = order_key(f"chat{chain}/t{place:09.3f}.md", {"conversation": f"c{chain}", "session": 1})
+        return Turn(label, key, chosen.normal(size=dimension) * 20 if vector else None, chosen.normal(size=dimension))
+
+    turns = {label: turn(label, label % 3, float(label)) for label in range(1, 61)}
+    kept = WindowBook(25.0, dimension)
+    kept.load(list(turns.values()))
+    queries = chosen.normal(size=(5, dimension))
+    next_label = 61
+    for _ in range(40):
+        written: dict[int, Turn | None] = {}
+        for label in chosen.choice(sorted(turns), size=3, replace=False).tolist():
+            roll = chosen.integers(4)
+            if roll == 0:
+                written[label] = None  # removed
+                del turns[label]
+            else:  # edited in place, moved (maybe to another chain), or left without a vector
+                moved = turn(label, int(chosen.integers(3)) if roll == 2 else label % 3,
+                             float(chosen.uniform(0, 80)) if roll == 2 else float(label), vector=roll != 3)
+                written[label] = turns[label] = moved
+        written[next_label] = turns[next_label] = turn(next_label, next_label % 3, float(chosen.uniform(0, 80)))
+        next_label += 1
+        kept.update(written)
+        anew = WindowBook(25.0, dimension)
+        anew.load(list(turns.values()))
+        for query in queries:
+            (notes, best), (expected_notes, expected) = kept.best(query), anew.best(query)
+            assert notes.tolist() == expected_notes.tolist()
+            assert np.allclose(best, expected, rtol=0, atol=1e-6)

@@ -221,6 +221,7 @@ class WindowBook:
         self._reset()
         for turn in turns:
             self._add(turn)
+        self._grow(len(self._place))  # every slot at once: no copy of the rows as they fill
         self._make([label for chain in self._chains.values() for _, label in chain])
 
     def update(self, written: Mapping[int, Turn | None]) -> int:
@@ -320,7 +321,7 @@ class WindowBook:
         if slot is not None:
             return slot
         if not self._free:
-            self._grow()
+            self._grow(max(64, len(self._labels)))
         slot = self._free.pop()
         self._slot[label] = slot
         self._labels[slot] = label
@@ -335,9 +336,8 @@ class WindowBook:
         self._free.append(slot)
         self._order = None
 
-    def _grow(self) -> None:
+    def _grow(self, more: int) -> None:
         size = len(self._labels)
-        more = max(64, size)
         self._labels = np.concatenate([self._labels, np.full(more, -1, dtype=np.int64)])
         self._rows = np.concatenate([self._rows, np.zeros((more, 2, self.dimension), dtype=np.float32)])
         self._held = np.concatenate([self._held, np.zeros((more, 2), dtype=bool)])
