@@ -106,6 +106,7 @@ def window_rows(turn_chains: Sequence[Sequence[int]], sums: dict[int, np.ndarray
     own = np.array([sums[label] for label in labels.tolist()], dtype=np.float64).reshape(len(labels), dimension)
     head = (np.array([heads[label] for label in labels.tolist()], dtype=np.float64).reshape(len(labels), dimension)
             if heads is not None else np.zeros_like(own))
+    given = own - head  # what a turn gives its neighbours' windows (the same subtraction, once a turn)
     owners_parts: list[np.ndarray] = []
     totals_parts: list[np.ndarray] = []
     for before, after in WINDOW_SPANS:
@@ -116,7 +117,7 @@ def window_rows(turn_chains: Sequence[Sequence[int]], sums: dict[int, np.ndarray
             neighbour = np.arange(len(labels)) + offset
             held = (neighbour >= 0) & (neighbour < len(labels))
             held[held] = chain_of[neighbour[held]] == chain_of[held]
-            total[held] += own[neighbour[held]] - head[neighbour[held]]
+            total[held] += given[neighbour[held]]
             members += held
         owners_parts.append(labels[members > 1])
         totals_parts.append(total[members > 1])
