@@ -195,7 +195,7 @@ class _Pending:
     moved_from: FileState | None = None
     vectors: NoteVectors | None = None
     needs_vector: bool = False
-    head: tuple[str, np.ndarray] | None = None  # a turn's head hash and sum, embedded with its passages (turn_windows.stored_head)
+    head: tuple[str, np.ndarray] | None = None  # a turn's head hash and sum, embedded with its passages (Indexer._embed_heads)
 
 
 def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties,
