@@ -286,3 +286,18 @@ def test_windows_brought_up_to_date_around_random_writes_are_those_made_anew() -
             (notes, best), (expected_notes, expected) = kept.best(query), anew.best(query)
             assert notes.tolist() == expected_notes.tolist()
             assert np.allclose(best, expected, rtol=0, atol=1e-6)
+
+
+def test_a_reconcile_that_reads_the_turns_again_stores_the_heads_an_older_index_lacked(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", CHAT)
+    with Vault(root) as opened:
+        opened.index()
+        expected = _windows(opened)
+        with opened.store.transaction():
+            opened.store.turn_heads.clear()  # an index written before stop 41
+            opened.store.notes.mark_all_changed()  # what a new READER_VERSION does: every note read again
+        opened.index()  # the same texts: nothing embedded with the passages, every head owed, then paid
+        turns = [label for label, _, _ in opened.store.notes.all_turns()]
+        assert sorted(opened.store.turn_heads.sums(turns)) == sorted(turns)
+    with Vault(root) as fresh:
+        assert _windows(fresh) == expected and fresh.derived.searcher().heads_embedded == 0
