@@ -206,7 +206,8 @@ class WindowBook:
         self._labels = np.zeros(0, dtype=np.int64)
         self._rows = np.zeros((0, 2, dimension), dtype=np.float32)
         self._held = np.zeros((0, 2), dtype=bool)
-        self._order: np.ndarray | None = None  # the slots of turns with a window, by label
+        self._order: np.ndarray | None = None  # the slots in use, by label
+        self._shown: np.ndarray | None = None  # of those, the slots of turns with a window (kept until a change)
 
     def __len__(self) -> int:
         return len(self._place)
@@ -296,6 +297,7 @@ class WindowBook:
             for first, last in _spans(sorted(places), len(turns)):
                 stretches.append([label for _, label in turns[first:last]])
         wanted = set(labels)
+        self._shown = None
         for label in wanted:
             self._clear(label)
         if not stretches:
@@ -348,8 +350,10 @@ class WindowBook:
         if self._order is None:
             used = np.flatnonzero(self._labels >= 0)
             self._order = used[np.argsort(self._labels[used], kind="stable")]
-        held = self._held[self._order].any(axis=1)
-        return self._order[held]
+            self._shown = None
+        if self._shown is None:
+            self._shown = self._order[self._held[self._order].any(axis=1)]
+        return self._shown
 
 
 def _spans(places: Sequence[int], length: int) -> list[tuple[int, int]]:
