@@ -21,6 +21,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+import numpy as np
+
 from .daily_format import DailyFormat, dated_folders, titled_as_in_logseq
 from .dating import GIT_SOURCE, DateProperties, made_moment, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
@@ -52,7 +54,9 @@ from .storage import (
     NoteRow,
     Store,
 )
+from .storage.passages import props_as_held
 from .task_dates import TaskLine, is_kanban_board, task_lines
+from .turn_windows import head_hash, head_text, windows_possible
 from .turns import CONTEXT_TURNS, affected, chain_keys, context, is_turn, order_key, turns_before
 from .writing_now import left_to_writer
 
@@ -191,6 +195,7 @@ class _Pending:
     moved_from: FileState | None = None
     vectors: NoteVectors | None = None
     needs_vector: bool = False
+    head: tuple[str, np.ndarray] | None = None  # a turn's head hash and sum, embedded with its passages (Indexer._embed_heads)
 
 
 def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties,
@@ -272,6 +277,7 @@ class Indexer:
         # Called with the stored embedder's identity before the vectors of another are dropped:
         # raises when this process's embedder is no longer the vault's (DerivedIndex).
         self._before_reembedding = before_reembedding
+        self._heads_owed: dict[int, tuple[str, str]] = {}  # turn → (title, properties): written without its head sum
 
     # -- whole-vault reconcile
 
@@ -338,6 +344,7 @@ class Indexer:
         self._remove(vanished, report)
         self._hold_turns_before(report)
         self._embed_missing(report)
+        self._pay_heads_owed()
         self.store.meta.mark_indexed(completes_rebuild)
         self._record_rules(exclusions, daily)
         self.store.meta.set_linked_notes(scan.linked_notes)
@@ -461,6 +468,7 @@ class Indexer:
         self._sync_chunk(present, known, vanished, report)
         self._remove(vanished, report)
         self._hold_turns_before(report)
+        self._pay_heads_owed()
         self._keep_links(relatives)
         return report
 
@@ -644,6 +652,7 @@ class Indexer:
             item.needs_vector = base is None or base.embed_hash != item.row.embed_hash
             prepared.pending.append(item)
         prepared.embedded = self._embed(prepared.pending)
+        self._embed_heads([item for item in prepared.pending if item.needs_vector])
         return prepared
 
     def _write_chunk(self, prepared: _Prepared, report: IndexReport) -> None:
@@ -693,6 +702,57 @@ class Indexer:
             item.vectors = vectors
         return len(wanted)
 
+    def _embed_heads(self, items: Sequence[_Pending]) -> None:
+        """The heads of the turns among ``items`` (turn_windows.head_text), embedded with their
+        passages: a search takes them from the store instead of embedding them (turn_windows.py)."""
+        turns = [item for item in items if item.row.turn_key is not None]
+        if not turns:
+            return
+        embedder = self._embedder()
+        if not windows_possible(embedder):
+            return
+        texts = [head_text(item.row.title, props_as_held(item.searchable.fields.props_text)) for item in turns]
+        for item, text, summed in zip(turns, texts, embedder.sums(texts).totals, strict=True):
+            item.head = (head_hash(text), np.asarray(summed, dtype=np.float32))
+
+    def _put_turn_head(self, label: int, item: _Pending, new: bool = False) -> None:
+        """After a write of note ``label``'s rows (in its transaction): its row in the turns' feed
+        (storage turn_heads) at a new seq, with its head sum when it has one — embedded with its
+        passages, or stored already for the same head text; else none, and the run owes it (the
+        searcher embeds it meanwhile). A note that is no turn (any more) leaves the feed; a ``new``
+        label that is none has nothing to leave (a cold index of 10,000 notes asks nothing)."""
+        if item.row.turn_key is None:
+            if not new:
+                self.store.turn_heads.leave([label])
+            return
+        digest = head_hash(head_text(item.row.title, props_as_held(item.searchable.fields.props_text)))
+        if item.head is not None and item.head[0] == digest:
+            self.store.turn_heads.put([(label, digest, item.head[1])])
+            return
+        stored = self.store.turn_heads.sums([label]) if self.store.turn_heads.hashes([label]).get(label) == digest else {}
+        if label in stored:
+            self.store.turn_heads.put([(label, digest, stored[label])])
+            return
+        self.store.turn_heads.owe([label])
+        self._heads_owed[label] = (item.row.title, item.searchable.fields.props_text)
+
+    def _pay_heads_owed(self) -> None:
+        """Embed, in one batch, the heads of the turns written this run without one (an index of
+        before stop 41 read again, a note moved into a conversation's folder), and store them."""
+        owed, self._heads_owed = self._heads_owed, {}
+        if not owed:
+            return
+        embedder = self._embedder()
+        if not windows_possible(embedder):
+            return
+        texts = {label: head_text(title, props_as_held(props)) for label, (title, props) in owed.items()}
+        sums = embedder.sums(list(texts.values())).totals
+        with self.store.transaction():
+            # Only a turn still owed the same head: another process may have written it since.
+            still = self.store.turn_heads.owed(list(texts))
+            self.store.turn_heads.put([(label, head_hash(text), summed)
+                                       for (label, text), summed in zip(texts.items(), sums, strict=True) if label in still])
+
     def _write(self, item: _Pending, report: IndexReport) -> None:
         """Write one note inside the chunk's transaction.
 
@@ -714,6 +774,7 @@ class Indexer:
                 # Same bytes, but vectors are missing (embedder switch, crash mid-switch):
                 # without this the fresh vectors were dropped and search lost its vector side.
                 self._put_vectors(current.label, self.store.passages.labels_of([current.label]), item.vectors)
+                self._put_turn_head(current.label, item)
             report.unchanged += 1
             return
         source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
@@ -741,6 +802,7 @@ class Indexer:
             self.store.tasks.insert(label, item.tasks, tags_of(item.note.meta))
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
+        self._put_turn_head(label, item, new=base is None)
 
     def _write_passages(self, label: int, base: FileState | None, item: _Pending, report: IndexReport) -> None:
         """The note's passages and full text, and its vectors when what they embed changed."""
@@ -792,6 +854,7 @@ class Indexer:
             self.store.tasks.delete_for_notes(labels)
             self.store.vectors.delete(labels)
             self.store.passage_vectors.delete(self.store.passages.delete_for_notes(labels))
+            self.store.turn_heads.leave(labels)
             if gone:
                 self._owe_turns()
         report.removed.extend(sorted(state.path for state in gone))
@@ -852,6 +915,7 @@ class Indexer:
                 # the snapshot left the old embedder's HNSW file (maybe another dimension,
                 # which hnswlib loads without complaint) as the base of every later search and fold.
                 vectors.swap_snapshot(vectors.snapshot().file, None, 0, 0)
+            self.store.turn_heads.clear()  # the old embedder's head sums, under a new epoch
         remove_files(stale)
         return stored is not None
 

@@ -364,7 +364,10 @@ from .spelled_days import value_date
 #     (turns.MAYBE_SPEAKER_KEYS). Nothing is embedded again.
 # 128: a short memory (a `layer`, no heading, no conversation turn) of two or more facts has a passage of each too,
 #     as a day's note (searchable.holds_facts). Such notes are embedded again (their pieces are new).
-READER_VERSION = "128"
+# 129: a conversation turn's head (title and properties) is embedded with its passages and its token sum stored
+#     (storage `turn_heads`, step 023): a search no longer embeds every turn's head, and brings its windows up
+#     to date around the turns written only (turn_windows.WindowBook). Nothing else is embedded again.
+READER_VERSION = "129"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -34,7 +34,7 @@ import re
 import stat as stat_module
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -120,7 +120,17 @@ from .storage import NOT_TURNS_BEFORE, PASSAGE_SPACE, TOPIC_KEY, AroundRange, El
 from .supersede import successors_first, with_successors
 from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
-from .turn_windows import NO_WINDOWS, HeadSums, TurnWindows, chains, head_text, sums_by_note, window_rows
+from .turn_windows import (
+    NO_WINDOWS,
+    WHOLE_WINDOWS_AT,
+    HeadSums,
+    Turn,
+    TurnWindows,
+    WindowBook,
+    head_text,
+    sums_by_note,
+    windows_possible,
+)
 from .valued import valued_notes
 from .vectors import SnapshotMoved, blob_to_vector
 
@@ -752,13 +762,19 @@ class Searcher:
         self.passage_vectors = VectorIndex(store, embedder.dimension, PASSAGE_SPACE)
         self.passage_table = PassageTables(store)  # passages' notes and notes' expiry, in memory (passage_table.py)
         self._note_vectors: VectorIndex | None = None  # loaded only for the similar-note check
-        # The turns' windows (turn_windows.py) of one state of the index (its change token): made
-        # again after any commit, so a turn's edit reaches its neighbours' windows by the next search.
-        self._windows: tuple[tuple[int, int] | None, TurnWindows] = (None, NO_WINDOWS)
+        # The turns' windows (turn_windows.py) of one state of the index (its change token): brought
+        # up to it after any commit — the turns written since (the store's feed, after ``_turns_seen``
+        # of its epoch) and their neighbours — so a turn's edit reaches its neighbours' windows by the
+        # next search, and an unrelated commit costs one look-up.
+        self._windows: tuple[tuple[int, int] | None, WindowBook | TurnWindows] = (None, NO_WINDOWS)
+        self._book: WindowBook | None = None
+        self._turns_seen: tuple[str, int] = ("", -1)
+        self._head_sums = HeadSums()  # the heads of turns the store holds none for (an index of before stop 41)
+        self.windows_made = 0  # how many times every window was made (tests: a change is seen, no change costs nothing)
+        self.windows_remade = 0  # how many turns' windows were made again after a change (tests: only around it)
+        self.heads_embedded = 0  # turns' heads the index held no sum of, embedded here (tests: none in a new process)
         # The stemmed languages of one state of the index (:meth:`languages`), kept until any commit.
         self._languages: tuple[tuple[int, int] | None, tuple[str, ...]] = (None, ())
-        self._head_sums = HeadSums()
-        self.windows_made = 0  # how many times the windows were made (tests: a change is seen, no change costs nothing)
         self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
 
     @property
@@ -1299,34 +1315,53 @@ class Searcher:
                 self._languages = (token, self.store.passages.languages())
             return self._languages[1]
 
-    def turn_windows(self) -> TurnWindows:
+    def turn_windows(self) -> WindowBook | TurnWindows:
         """The windows of the index's current state (turn_windows.py): made from the turns' stored
-        rows the first time a state is searched, kept until any commit. A vault with no turn
-        pays one look-up of the turns' index a state."""
-        with self.store.read_snapshot():  # token, turns and rows from one state
+        rows and head sums the first time, then brought up to each state searched by the turns
+        written since. A vault with no turn pays one look-up of the feed a state."""
+        with self.store.read_snapshot():  # token, feed, turns and rows from one state
             token = self.store.change_token()
             if self._windows[0] != token:
-                self._windows = (token, self._made_windows())
+                self._windows = (token, self._windows_now())
             return self._windows[1]
 
-    def _made_windows(self) -> TurnWindows:
+    def _windows_now(self) -> WindowBook | TurnWindows:
         prior = self.embedder.length_prior
         # A window is a sum of its turns' token sums: an embedder whose vector is no mean of its
         # tokens' (or whose rows do not say their sums' length) has none to add up.
-        if not self.embedder.additive or prior is None:
+        if not windows_possible(self.embedder) or prior is None:
             return NO_WINDOWS
-        turns = self.store.notes.all_turns()
-        if not turns:
-            return NO_WINDOWS
-        notes = [label for label, _, _ in turns]
+        epoch, top = self.store.turn_heads.epoch()
+        book, (seen_epoch, seen) = self._book, self._turns_seen
+        if book is None or seen_epoch != epoch or self.store.turn_heads.count_after(seen) > max(WHOLE_WINDOWS_AT, len(book) // 8):
+            book = WindowBook(prior, self.embedder.dimension)
+            book.load(self._turns(self.store.notes.all_turns(), {}))
+            self.windows_made += bool(len(book))
+        elif top != seen:
+            written = self.store.turn_heads.written_after(seen)
+            turns = {turn.label: turn for turn in self._turns(self.store.notes.turns_of(list(written)), written)}
+            self.windows_remade += book.update({label: turns.get(label) for label in written})
+        self._book, self._turns_seen = book, (epoch, top)
+        return book
+
+    def _turns(self, rows: Sequence[tuple[int, bytes, str]], heads: Mapping[int, np.ndarray | None]) -> list[Turn]:
+        """These turns ((label, key, title), NoteStore.all_turns) with their passages' token sums and
+        their heads' — the store's (``heads``, else read), a head it holds none of embedded here."""
+        if not rows:
+            return []
+        prior = self.embedder.length_prior
+        notes = [label for label, _, _ in rows]
         labels, owners = self.passage_table.current().pairs_of(notes)
-        found, rows = self.passage_vectors.matrix_of(labels.tolist())
-        owner_of = dict(zip(labels.tolist(), owners.tolist(), strict=True))
-        props = self.store.passages.properties_of(notes)
-        heads = self._head_sums.of({label: head_text(title, props.get(label, "")) for label, _, title in turns},
-                                   lambda texts: self.embedder.sums(texts).totals)
-        self.windows_made += 1
-        return window_rows(chains(turns), sums_by_note(found, owner_of, rows, prior), prior, self.embedder.dimension, heads)
+        found, matrix = self.passage_vectors.matrix_of(labels.tolist())
+        own = sums_by_note(found, dict(zip(labels.tolist(), owners.tolist(), strict=True)), matrix, prior)
+        stored = {label: head for label in notes if (head := heads.get(label)) is not None} if heads else self.store.turn_heads.sums(notes)
+        missing = [(label, title) for label, _, title in rows if label not in stored]
+        if missing:
+            self.heads_embedded += len(missing)
+            props = self.store.passages.properties_of([label for label, _ in missing])
+            stored.update(self._head_sums.of({label: head_text(title, props.get(label, "")) for label, title in missing},
+                                             lambda texts: self.embedder.sums(texts).totals))
+        return [Turn(label, key, own.get(label), stored[label]) for label, key, _ in rows]
 
     def _reached_by_windows(self, vector: np.ndarray, pool: int, eligibility: Eligibility, proposed: set[int]) -> list[int]:
         """The eligible turns among the ``pool`` best by their windows that the snapshot did not

@@ -14,18 +14,24 @@ No window is stored: WordLlama's vector of a text is its token vectors' sum, nor
 stored passage row is that unit vector times the length factor ``f = n / sqrt(n² + β²)`` of the
 sum's norm ``n`` (embedders.length_factors) — so ``n = β f / sqrt(1 − f²)`` and the sum is the row
 times ``β / sqrt(1 − f²)``. A window is the sum of its turns' sums (each turn's passages'), made
-a row as a passage is. So the windows follow the index: read again whenever its state moves
-(Searcher.turn_windows), an edit of a turn changes its neighbours' windows with nothing written.
-A turn's head (its title and properties, which a passage embeds before its text) is in each
-of its rows: a window takes its neighbours' heads off (:class:`HeadSums`, embedded once a head
-text), so it holds the turn's head once, as a window embedded from the texts would. Measured
-against windows embedded from the texts in PASSAGES.md §41. See adr/0004, "A turn's windows".
+a row as a passage is. A turn's head (its title and properties, which a passage embeds before its
+text) is in each of its rows: a window takes its neighbours' heads off, so it holds the turn's
+head once, as a window embedded from the texts would (PASSAGES.md §41). The head's sum is
+embedded by the indexer with the turn's passages and stored (storage turn_heads; a turn without
+one stored is embedded here, :class:`HeadSums`). :class:`WindowBook` keeps the windows from one
+state of the index to the next: the turns written since (the store's feed of turns) have their
+windows and their neighbours' made again, nothing else — a turn's windows hold its chain's
+neighbours only (stop 41: 1-2 s a search after each write at 30,000 turns, for all the windows).
+See adr/0004, "A turn's windows".
 """
 
 from __future__ import annotations
 
+import hashlib
+from bisect import bisect_left, insort
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,8 +39,15 @@ from .embedders import length_factors
 from .passages import embed_head
 from .turns import chain_keys
 
+if TYPE_CHECKING:
+    from .embedders import Embedder
+
 WINDOW_SPANS = ((2, 0), (0, 1))  # (turns before, turns after): b2 and a1 (PASSAGES.md §39)
 WINDOW_WEIGHT = 0.8  # a window's cosine counts this much: a turn's own vector stays ahead of its neighbours' windows
+# More turns written since the last state searched than this (or an eighth of the turns): every
+# window is made anew in one pass (numpy) rather than around each turn (a copied conversation, a
+# first index, a branch switch).
+WHOLE_WINDOWS_AT = 256
 _MOST_FACTOR = 0.9995  # a float16 row of a long text reads f = 1.0: its weight is then that of f = 0.9995
 
 
@@ -93,6 +106,7 @@ def window_rows(turn_chains: Sequence[Sequence[int]], sums: dict[int, np.ndarray
     own = np.array([sums[label] for label in labels.tolist()], dtype=np.float64).reshape(len(labels), dimension)
     head = (np.array([heads[label] for label in labels.tolist()], dtype=np.float64).reshape(len(labels), dimension)
             if heads is not None else np.zeros_like(own))
+    given = own - head  # what a turn gives its neighbours' windows (the same subtraction, once a turn)
     owners_parts: list[np.ndarray] = []
     totals_parts: list[np.ndarray] = []
     for before, after in WINDOW_SPANS:
@@ -103,7 +117,7 @@ def window_rows(turn_chains: Sequence[Sequence[int]], sums: dict[int, np.ndarray
             neighbour = np.arange(len(labels)) + offset
             held = (neighbour >= 0) & (neighbour < len(labels))
             held[held] = chain_of[neighbour[held]] == chain_of[held]
-            total[held] += own[neighbour[held]] - head[neighbour[held]]
+            total[held] += given[neighbour[held]]
             members += held
         owners_parts.append(labels[members > 1])
         totals_parts.append(total[members > 1])
@@ -146,3 +160,210 @@ def head_text(title: str, props_text: str) -> str:
     """A turn's head as its first passage embeds it (passages.embed_head, with no heading), from
     what the index holds: its title and its properties' full-text column."""
     return embed_head(title, (), props_text)
+
+
+def head_hash(text: str) -> str:
+    """What the store keeps of a head's text beside its sum (a turn written again with the same
+    head is not embedded again)."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
+
+
+def windows_possible(embedder: Embedder) -> bool:
+    """Does this embedder have windows (a sum of token vectors, rows that say their length)?"""
+    return embedder.additive and embedder.length_prior is not None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as its windows need it: its place (turns.order_key), its passages' token sum
+    (None: no vector, it is in no window) and its head's."""
+
+    label: int
+    key: bytes
+    own: np.ndarray | None
+    head: np.ndarray
+
+
+class WindowBook:
+    """Every turn's windows, kept between states of the index (:meth:`best` as
+    :meth:`TurnWindows.best`). :meth:`update` makes again only the windows of the turns written
+    and of the turns whose windows held them, where they were and where they are: a turn's b2
+    holds the two turns before it, its a1 the one after it. Each turn has a slot of two rows, so
+    a change writes its rows in place (no copy of the whole matrix at 30,000 turns)."""
+
+    def __init__(self, prior: float, dimension: int) -> None:
+        self.prior, self.dimension = prior, dimension
+        self._reset()
+
+    def _reset(self) -> None:
+        dimension = self.dimension
+        self._chains: dict[bytes, list[tuple[bytes, int]]] = {}  # chain → its turns with a vector: (key, label), in order
+        self._place: dict[int, tuple[bytes, bytes]] = {}  # label → (chain, key)
+        self._own: dict[int, np.ndarray] = {}
+        self._head: dict[int, np.ndarray] = {}
+        self._slot: dict[int, int] = {}
+        self._free: list[int] = []
+        self._labels = np.zeros(0, dtype=np.int64)
+        self._rows = np.zeros((0, 2, dimension), dtype=np.float32)
+        self._held = np.zeros((0, 2), dtype=bool)
+        self._order: np.ndarray | None = None  # the slots in use, by label
+        self._shown: np.ndarray | None = None  # of those, the slots of turns with a window (kept until a change)
+
+    def __len__(self) -> int:
+        return len(self._place)
+
+    @property
+    def notes(self) -> np.ndarray:
+        """The turns that have a window, ascending."""
+        found: np.ndarray = self._labels[self._ascending()]
+        return found
+
+    def load(self, turns: Sequence[Turn]) -> None:
+        """Every turn's windows made anew (the book's first state, or after a rebuild)."""
+        self._reset()
+        for turn in turns:
+            self._add(turn)
+        self._grow(len(self._place))  # every slot at once: no copy of the rows as they fill
+        self._make([label for chain in self._chains.values() for _, label in chain])
+
+    def update(self, written: Mapping[int, Turn | None]) -> int:
+        """Take in the turns written since the last state (None: no turn any more, or no vector);
+        how many turns' windows were made again."""
+        reached = {near for label in written for near in self._reaching(label)}
+        for label in written:
+            self._drop(label)
+        for turn in written.values():
+            if turn is not None:
+                self._add(turn)
+        reached.update(near for label in written for near in self._reaching(label))
+        present = [label for label in reached if label in self._place]
+        for label in reached:
+            if label not in self._place and label in self._slot:
+                self._free_slot(label)
+        self._make(present)
+        return len(present)
+
+    def best(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the turns that have a window, ascending; each one's best window score for ``query``)."""
+        order = self._ascending()
+        if not len(order):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        flat = self._rows.reshape(-1, self.dimension)
+        scores = (flat @ np.asarray(query, dtype=np.float32)).astype(np.float64).reshape(-1, 2)
+        scores[~self._held] = -np.inf
+        return self._labels[order], scores.max(axis=1)[order]
+
+    # -- the chains
+
+    def _add(self, turn: Turn) -> None:
+        if turn.own is None:
+            return
+        chain = chain_keys(turn.key)[0]
+        insort(self._chains.setdefault(chain, []), (turn.key, turn.label))
+        self._place[turn.label] = (chain, turn.key)
+        self._own[turn.label], self._head[turn.label] = turn.own, turn.head
+
+    def _drop(self, label: int) -> None:
+        place = self._place.pop(label, None)
+        if place is None:
+            return
+        chain = self._chains[place[0]]
+        del chain[bisect_left(chain, (place[1], label))]
+        if not chain:
+            del self._chains[place[0]]
+        del self._own[label], self._head[label]
+
+    def _reaching(self, label: int) -> list[int]:
+        """The turn and those whose windows hold it, in its chain now: the one before it (its
+        a1) and the two after it (their b2)."""
+        place = self._place.get(label)
+        if place is None:
+            return [label]
+        chain = self._chains[place[0]]
+        at = bisect_left(chain, (place[1], label))
+        return [chain[near][1] for near in range(max(at - 1, 0), min(at + 3, len(chain)))]
+
+    # -- the windows
+
+    def _make(self, labels: Sequence[int]) -> None:
+        """The windows of these turns made again, from the stretches of their chains they span."""
+        by_chain: dict[bytes, list[int]] = {}
+        for label in labels:
+            chain, key = self._place[label]
+            by_chain.setdefault(chain, []).append(bisect_left(self._chains[chain], (key, label)))
+        stretches: list[list[int]] = []
+        for chain, places in by_chain.items():
+            turns = self._chains[chain]
+            for first, last in _spans(sorted(places), len(turns)):
+                stretches.append([label for _, label in turns[first:last]])
+        wanted = set(labels)
+        self._shown = None
+        for label in wanted:
+            self._clear(label)
+        if not stretches:
+            return
+        members = [label for stretch in stretches for label in stretch]
+        made = window_rows(stretches, {label: self._own[label] for label in members}, self.prior, self.dimension,
+                           {label: self._head[label] for label in members})
+        filled: dict[int, int] = {}
+        for label, row in zip(made.notes.tolist(), made.rows, strict=True):
+            if label in wanted:
+                column = filled.get(label, 0)
+                slot = self._slot_of(label)
+                self._rows[slot, column], self._held[slot, column] = row, True
+                filled[label] = column + 1
+
+    def _clear(self, label: int) -> None:
+        slot = self._slot.get(label)
+        if slot is not None:
+            self._rows[slot] = 0.0
+            self._held[slot] = False
+
+    def _slot_of(self, label: int) -> int:
+        slot = self._slot.get(label)
+        if slot is not None:
+            return slot
+        if not self._free:
+            self._grow(max(64, len(self._labels)))
+        slot = self._free.pop()
+        self._slot[label] = slot
+        self._labels[slot] = label
+        self._order = None
+        return slot
+
+    def _free_slot(self, label: int) -> None:
+        slot = self._slot.pop(label)
+        self._rows[slot] = 0.0
+        self._held[slot] = False
+        self._labels[slot] = -1
+        self._free.append(slot)
+        self._order = None
+
+    def _grow(self, more: int) -> None:
+        size = len(self._labels)
+        self._labels = np.concatenate([self._labels, np.full(more, -1, dtype=np.int64)])
+        self._rows = np.concatenate([self._rows, np.zeros((more, 2, self.dimension), dtype=np.float32)])
+        self._held = np.concatenate([self._held, np.zeros((more, 2), dtype=bool)])
+        self._free.extend(range(size + more - 1, size - 1, -1))
+
+    def _ascending(self) -> np.ndarray:
+        if self._order is None:
+            used = np.flatnonzero(self._labels >= 0)
+            self._order = used[np.argsort(self._labels[used], kind="stable")]
+            self._shown = None
+        if self._shown is None:
+            self._shown = self._order[self._held[self._order].any(axis=1)]
+        return self._shown
+
+
+def _spans(places: Sequence[int], length: int) -> list[tuple[int, int]]:
+    """The stretches ``[first, last)`` of a chain of ``length`` turns that hold every window of
+    the turns at ``places`` (ascending): two turns before each, one after; overlapping ones joined."""
+    spans: list[tuple[int, int]] = []
+    for place in places:
+        first, last = max(place - 2, 0), min(place + 2, length)
+        if spans and first <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+        else:
+            spans.append((first, last))
+    return spans

@@ -475,3 +475,25 @@ def m022_fact_pieces(db: sqlite3.Connection) -> None:
     # it (notes.READER_VERSION 118) makes the next reconcile read every note once and add the pieces.
     # Named with `passages`: a rebuild adds it again.
     db.execute("ALTER TABLE passages ADD COLUMN piece INTEGER NOT NULL DEFAULT 0")
+
+
+@migration("turn_heads", "turn_head_epoch")
+def m023_turn_heads(db: sqlite3.Connection) -> None:
+    # A conversation turn's head (its title and properties, turn_windows.head_text) as its token sum,
+    # float32 as the embedder gives it, so a search's windows take it off the neighbours' without
+    # embedding every turn's head once per process (0.8 s at 2,949 turns; adr/0004 "A turn's windows",
+    # stop 41). ``seq`` grows with every write of a turn's rows (its passages, its place, its head):
+    # a searcher reads the turns written after its cursor and makes again the windows around those
+    # only. A note no longer a turn (removed, moved out, renamed out of its chain) keeps a row with no
+    # vector at a new seq: what a searcher learns the turn left from. ``head_hash`` says which head
+    # text the vector is of (a turn written again with the same head is not embedded again). The
+    # epoch changes whenever the rows are made anew (a rebuild runs this step again, an embedder
+    # switch clears them): a searcher whose cursor is of another epoch makes every window again.
+    # Rows written before this step hold none: a searcher embeds those heads as before; the reader
+    # version that came with it (notes.READER_VERSION 123) makes the next reconcile write them.
+    import secrets
+
+    db.execute("CREATE TABLE turn_heads (seq INTEGER PRIMARY KEY AUTOINCREMENT, label INTEGER NOT NULL UNIQUE, "
+               "head_hash TEXT, vector BLOB) STRICT")
+    db.execute("CREATE TABLE turn_head_epoch (value TEXT NOT NULL) STRICT")
+    db.execute("INSERT INTO turn_head_epoch (value) VALUES (?)", (secrets.token_hex(8),))

@@ -537,6 +537,14 @@ class NoteStore:
             found.extend(bytes(key) for (key,) in self.db.execute(query, chunk))
         return found
 
+    def turns_of(self, labels: Sequence[int]) -> list[tuple[int, bytes, str]]:
+        """(label, key, title) of the turns among the notes of ``labels`` (:meth:`all_turns`' rows)."""
+        found: list[tuple[int, bytes, str]] = []
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT label, turn_key, title FROM notes WHERE label IN ({placeholders(len(chunk))}) AND turn_key IS NOT NULL"
+            found.extend((int(label), bytes(key), str(title)) for label, key, title in self.db.execute(query, chunk))
+        return found
+
     def turn_keys_of(self, labels: Sequence[int]) -> list[bytes]:
         """The keys of the turns among the notes of ``labels``."""
         found: list[bytes] = []

@@ -411,6 +411,11 @@ RUN_GAP = 64  # labels apart that one range still spans: a few stray rows cost l
 RUN_ALONE = 16  # a run spanning fewer labels than this is asked among the scattered ones, by value
 
 
+def props_as_held(props_text: str) -> str:
+    """A note's properties' text as its full-text rows hold it (the ``props`` column)."""
+    return _fts_text(props_text)
+
+
 def _fts_text(text: str) -> str:
     """A field's text as the full text holds it (cjk.fts_form), each camelCase identifier
     followed by its words (identifiers.with_identifier_words)."""

@@ -16,6 +16,7 @@ from .reclaim import Reclaimed
 from .reclaim import reclaim_free_pages as _reclaim_free_pages
 from .requests import RequestStore
 from .tasks import TaskStore
+from .turn_heads import TurnHeadStore
 from .usage import UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
@@ -26,7 +27,7 @@ class Store:
 
     Each table has one owner: ``notes`` (notes), ``passages`` (their passages and full
     text), ``tasks`` (their task lines), ``vectors`` and ``passage_vectors`` (the vectors of notes and of passages, their
-    tombstones and snapshots), ``usage`` (usage history, not derived), ``requests`` (the answers to
+    tombstones and snapshots), ``turn_heads`` (conversation turns' head sums and the feed of turns written), ``usage`` (usage history, not derived), ``requests`` (the answers to
     retried writes, not derived) and ``meta`` (what
     the index is, the rebuild lock). They share this Store's connection, so one
     ``transaction()`` spans them all.
@@ -55,6 +56,7 @@ class Store:
         self.usage = UsageStore(self.db, backup, usage_refusal)
         self.meta = MetaStore(self.db, state_dir)
         self.requests = RequestStore(self.db)
+        self.turn_heads = TurnHeadStore(self.db)
 
     @property
     def private_copy(self) -> bool:
