@@ -639,6 +639,32 @@ def test_with_include_expired_the_note_that_replaced_another_ranks_above_it(vaul
                                                                  now="2026-12-03T10:39:00+00:00")]
 
 
+def test_with_include_expired_a_retired_note_the_query_names_keeps_its_score_and_its_successor_stands_in(
+        vault_dir: Path, write_note, wordllama: object) -> None:
+    # A trial (s41): recall("Priya morning meetings", include_expired=true) showed the retired note
+    # that says exactly that at 0.06, capped under its successor's 0.06 (the new note is about
+    # food), and called the answer "confident: the best score is 0.06".
+    write_note("Daily/2026-12-03.md", "Called mom about the birthday dinner. Priya owns the charts of the quarterly report.\n")
+    write_note("Daily/2026-12-04.md", "Call with Priya about the Lisbon offsite; renewed the passport online.\n")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        old = vault.remember("Priya prefers morning meetings, never before 9:00; she is vegetarian and allergic to cashews.",
+                             layer="L2", now="2026-12-03T10:00:00+00:00")
+        found_before = vault.search("Priya morning meetings", k=3, now="2026-12-03T10:30:00+00:00")
+        assert found_before[0].path == old.path
+        new = vault.remember("Priya now eats fish (pescatarian since November); still allergic to cashews.", layer="L3",
+                             supersedes=[old.id], now="2026-12-03T10:38:54+00:00")
+        hits = vault.search("Priya morning meetings", k=3, include_expired=True, now="2026-12-03T10:39:00+00:00")
+        assert [hit.path for hit in hits[:2]] == [new.path, old.path]
+        # The retired note keeps what the query earned it (not the successor's score), and the
+        # successor standing in for it shows the same: sorted by score, the successor is read first.
+        assert hits[1].score >= 0.5 and hits[0].score == hits[1].score, [(hit.path, hit.score) for hit in hits]
+        assert hits[2].score < hits[1].score
+        told = vault.explain(new.path, "Priya morning meetings", k=3, include_expired=True, now="2026-12-03T10:39:00+00:00")
+        assert told.score["fused"] == hits[0].score
+        assert any("stands in for it" in reason for reason in told.reasons), told.reasons
+
+
 def test_successors_first_moves_only_a_note_that_replaces_one_ranked_above_it() -> None:
     from vaultmem.supersede import successors_first
 

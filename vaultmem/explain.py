@@ -236,7 +236,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*_superseded_reason(meta), *blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
-               *_window_reason(searcher, query, label),
+               *_window_reason(searcher, query, label), *_standing_in_reason(found, label, meta),
                _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
                                names, found.answer(k)),
                *_unheld_reason(found, lifted.include_expired)]
@@ -348,6 +348,16 @@ def _superseded_reason(meta: dict[str, Any]) -> list[str]:
     return [f"superseded by {', '.join(successors)} (its superseded_by): a note another one replaced is retired at "
             "once, its expires_at set to the moment it was replaced; in an answer that holds a note that replaced it "
             "too, it ranks right under that note"]
+
+
+def _standing_in_reason(found: Candidates, label: int, meta: dict[str, Any]) -> list[str]:
+    """One sentence when the note was moved above a note of the answer it supersedes (search's
+    successors first): its score is that note's, which the query earned (search._standing_in)."""
+    if label not in found.by_succession:
+        return []
+    replaced = ", ".join(text_values(meta, "supersedes")) or "a note it supersedes"
+    return [f"supersedes {replaced}, which this answer holds too: ranked right above it and scored as it is (it stands "
+            "in for it: it says what is true now)"]
 
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,

@@ -1039,7 +1039,7 @@ class Searcher:
             return ranked, k
         replacing = self.store.notes.replacing([item.label for item in ranked[:k]] + sorted(successors), SUPERSEDES)
         answer, rest = with_successors(ranked, k, replacing, lambda item: item.label)
-        return [*successors_first(answer, replacing, lambda item: item.label), *rest], max(len(answer), k)
+        return [*_standing_in(successors_first(answer, replacing, lambda item: item.label), replacing), *rest], max(len(answer), k)
 
     def judge_answer(self, found: Candidates, best_score: float | None) -> Verdict:
         """Whether the answer whose first hit is ``found.fused[0]`` (scoring ``best_score``;
@@ -1590,6 +1590,21 @@ def _word_in(word: str, text: str) -> bool:
     """Whether ``text`` (casefolded) holds ``word`` as a word or a word's start (``Kendi's``, ``Kendi``)."""
     stem = _POSSESSIVE.sub("", word).casefold()
     return bool(stem) and re.search(r"(?<!\w)" + re.escape(stem), text) is not None
+
+
+def _standing_in(answer: list[Fused], replacing: Iterable[tuple[int, int]]) -> list[Fused]:
+    """``answer`` (successors already placed above the notes they replace) with each successor
+    valued at least as the best note of the answer it replaces: it stands in for that note. The
+    scores are kept in order (:func:`_scored_in_order`), and a successor the query barely names
+    pulled the note the query found down to its own value: ``recall("Priya morning meetings",
+    include_expired=true)`` showed the retired note saying exactly that at 0.06 — under the
+    successor's 0.06 — and called the answer "confident: the best score is 0.06" (a trial)."""
+    value = {item.label: item.value for item in answer}
+    lifted = dict(value)
+    for successor, old in replacing:
+        if successor in value and old in value and successor != old:
+            lifted[successor] = max(lifted[successor], value[old])
+    return [item if lifted[item.label] == item.value else replace(item, value=lifted[item.label]) for item in answer]
 
 
 def _scored_in_order(ranked: list[Fused]) -> list[Fused]:
