@@ -332,8 +332,9 @@ def test_a_section_appended_in_a_loop_is_a_problem_naming_its_lines() -> None:
         "\n".join(f"## Standup\n\n- notes of day {day}\n" for day in range(5)),  # the same heading, other text
         "```markdown\n" + "\n".join([LEADS_SECTION] * 4) + "```\n",  # in a code block: the code's text
         "## A\n\nx\n\n## B\n\nx\n\n## A\n\nx\n\n## A\n\nx\n",  # not in a row
+        "## Notes\n\n## Notes\n\n## Notes\n\n## Notes\n",  # empty headings to fill in (review, s41: was a problem)
     ],
-    ids=["twice", "same heading other text", "in a code block", "not in a row"],
+    ids=["twice", "same heading other text", "in a code block", "not in a row", "empty headings"],
 )
 def test_sections_that_are_not_one_appended_in_a_loop_are_no_problem(body: str) -> None:
     assert parse("# Note\n\n" + body).problems == ()

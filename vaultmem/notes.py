@@ -364,7 +364,9 @@ from .spelled_days import value_date
 #     (turns.MAYBE_SPEAKER_KEYS). Nothing is embedded again.
 # 128: a short memory (a `layer`, no heading, no conversation turn) of two or more facts has a passage of each too,
 #     as a day's note (searchable.holds_facts). Such notes are embedded again (their pieces are new).
-READER_VERSION = "128"
+# 129: a heading with no text under it repeated three times or more in a row is no repeated-section problem
+#     (notes.repeated_section_problems: empty `## Notes` headings to fill in). Nothing is embedded again.
+READER_VERSION = "129"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -669,7 +671,10 @@ def repeated_section_problems(relative: str, body: str, body_line: int) -> list[
     for index in range(1, len(sections) + 1):
         if index < len(sections) and sections[index] == sections[first]:
             continue
-        if index - first >= REPEATED_SECTIONS and len(_FENCE_LINE.findall(body, 0, starts[first])) % 2 == 0:
+        # A heading with no text under it, repeated, is a template's or a person's empty heading
+        # (`## Notes` once a day to fill in): a heading alone is what a person repeats (review, s41).
+        if (index - first >= REPEATED_SECTIONS and "\n" in sections[first]
+                and len(_FENCE_LINE.findall(body, 0, starts[first])) % 2 == 0):
             end = starts[index] if index < len(starts) else len(body)
             return [_repeated_problem(relative, body, body_line, (starts[first], starts[first + 1], end), index - first,
                                       sections[first])]
