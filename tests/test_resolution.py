@@ -1842,3 +1842,26 @@ def test_get_of_a_symlink_out_the_person_excluded_as_told_says_the_rule_not_to_e
             vault.get(reference)
     assert str(excluded.value).startswith(f"{relative} is excluded by .vaultmem.toml's exclude '{rule}'"), excluded.value
     assert "add" not in str(excluded.value)
+
+
+@pytest.mark.parametrize("name", ["meetings/2022-05-16 Maja.md", "health/2022-05-16 PT.md"])
+def test_without_a_daily_note_format_a_day_and_a_persons_name_or_pt_is_not_the_days_note(
+        vault_dir: Path, write_note, name: str) -> None:
+    """Found in review (s41): Polish month and weekday names made `Maja` (May, in the genitive,
+    and a given name) and `pt` (Friday, short; physical therapy) calendar words, so without a
+    daily-note format `2022-05-16 Maja.md`, a meeting with Maja, was taken for that day's own
+    note and `revise 2022-05-16 --append` wrote the day's entry into it. The name's digits give
+    the whole day: a month name beside them is a word of its own, a weekday must be that day's."""
+    hashing_vault(vault_dir, write_note, {name: "Notes with Maja.\n", "journals/2022_05_17.md": "- Rain\n"})
+    before = (vault_dir / name).read_bytes()
+    refused = run_cli(vault_dir, "revise", "2022-05-16", "--append", "Late entry.")
+    assert refused.exit_code != 0, refused.output
+    assert "no note matches '2022-05-16'" in refused.output
+    assert (vault_dir / name).read_bytes() == before
+
+
+def test_without_a_daily_note_format_a_day_in_digits_and_its_own_weekday_is_the_days_note(
+        vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"journal/2022-05-16 Monday.md": "Rain.\n"})
+    with Vault(vault_dir) as vault:
+        assert vault.get("2022-05-16").path == "journal/2022-05-16 Monday.md"

@@ -246,3 +246,22 @@ def test_answers_kept_for_calls_without_a_request_id_are_forgotten_after_a_week_
     vault.once(None, "remember", {"text": "new"}, lambda: {"n": 2}, now=NOW + timedelta(days=8))
     assert vault.store.requests.get(SAME_CALL + fingerprint("remember", {"text": "old"})) is None
     assert vault.store.requests.get(SAME_CALL + fingerprint("remember", {"text": "new"})) is not None
+
+
+def test_the_same_revise_append_to_an_expired_note_sent_twice_appends_once(
+        vault_dir: Path, write_note: Any, log: Path) -> None:
+    # Found in review (s41): the first answer says the note is expired (an append does not renew
+    # it), and the retry was matched only to a note still unexpired, so it appended twice.
+    write_note("memories/standup.md", "---\nlayer: L1\nexpires_at: 2020-01-01T00:00:00Z\n---\nStandup at 9:30.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            first = await served.call("revise", note="memories/standup.md", append="Moved to 10:00 on Fridays.")
+            assert first["expired"]
+            again = await served.call("revise", note="memories/standup.md", append="Moved to 10:00 on Fridays.")
+            assert again["replayed"]["request_id"] is None
+            assert again["notice"].startswith("NOT WRITTEN AGAIN: the same revise (every argument alike)")
+            assert "; EXPIRED at 2020-01-01" in again["notice"]  # and still told the note is expired
+
+    run(scenario)
+    assert (vault_dir / "memories/standup.md").read_text(encoding="utf-8").count("Moved to 10:00") == 1

@@ -629,7 +629,7 @@ class VaultTools:
         revised = await self.written("revise", request_id, arguments, revise, context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
-            revised["notice"] = expired_revision_words(revised)
+            add_notice(revised, expired_revision_words(revised))  # after a replay's, which it replaced
         return revised
 
     @vault_tool(READ_ONLY, (
@@ -1047,7 +1047,10 @@ def still_there(vault: Vault, first: dict[str, Any]) -> bool:
         view = vault.get(first["id"])
     except NoteNotFound:
         return False
-    return view.path == first["path"] and not view.expired and view.version == first["version"]
+    # Expired now but not when first answered: the memory lapsed, and a repeat stores it again. A
+    # revise's answer that was expired already (an append does not renew a note) stands as it was:
+    # matched only to an unexpired note, a retried append to an expired one was written twice (review, s41).
+    return view.path == first["path"] and view.version == first["version"] and (not view.expired or bool(first.get("expired")))
 
 
 def shown_with_notice(view: NoteView) -> dict[str, Any]:

@@ -97,7 +97,7 @@ from .fields import name_fold, name_form, name_key, opening_heading
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
 from .jalali import gregorian_day
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
-from .month_names import only_calendar_words
+from .month_names import month_number, only_calendar_words, weekday_days
 from .note_numbers import JOHNNY_DECIMAL_KIND, TIMESTAMP_ID_KIND, begins_with_number, compact_day, file_name_id
 from .notes import (
     ALIASES,
@@ -1540,7 +1540,30 @@ def daily_note_day(paths: VaultPaths, path: str) -> date | None:
     # "2022-05-16 Budget", which a write by the day would have appended to.
     # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
     day = name_day(path, daily.solar_hijri)
-    return day if day is not None and only_calendar_words(PurePosixPath(path).stem) else None
+    stem = PurePosixPath(path).stem
+    return day if day is not None and only_calendar_words(stem) and not _words_of_its_own(stem, day) else None
+
+
+# A day written whole in digits (2022-05-16, 16.05.2022): the name needs no month's name beside it.
+_DAY_IN_DIGITS = re.compile(r"\d{4}[-_./]\d{1,2}[-_./]\d{1,2}|\d{1,2}[-_./]\d{1,2}[-_./]\d{4}")
+_LETTERS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def _words_of_its_own(stem: str, day: date) -> bool:
+    """Does a name whose digits give the whole day hold a word besides them that no daily-note
+    format put there: a month's name (no format writes the month twice; ``2022-05-16 Maja`` is a
+    meeting with Maja, though Polish ``maja`` is May) or another day's weekday (``2022-05-16 PT``,
+    a Monday's physical therapy, though Polish ``pt`` is Friday)? Was (review, s41): either was
+    taken for the day's own note and ``revise 2022-05-16 --append`` wrote the day's entry into it."""
+    if _DAY_IN_DIGITS.search(stem) is None:
+        return False
+    for word in _LETTERS.findall(stem):
+        days = weekday_days(word)
+        if days is not None and day.weekday() in days:
+            continue  # the day's own weekday (French and Spanish `mar.`, Tuesday, is March's name too)
+        if days is not None or month_number(word) is not None:
+            return True
+    return False
 
 
 def refuse_dating_a_daily_note(paths: VaultPaths, path: str) -> None:
