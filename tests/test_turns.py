@@ -373,6 +373,16 @@ def test_a_name_property_names_a_speaker_only_in_a_conversation() -> None:
     assert is_turn("name: Caroline", {"name": "Caroline", "session": 2, "turn": 7})
     assert not is_turn("name: Ana Silva\ncompany: Acme", {"name": "Ana Silva", "company": "Acme"})  # a person's page
     assert is_turn("speaker: Caroline")
+    assert is_turn("name: Caroline\nchat: c-17", {"name": "Caroline", "chat": "c-17"})
+
+
+def test_a_name_beside_a_session_or_a_steps_number_alone_is_no_speaker() -> None:
+    # A campaign's session pages (`name:` the page's own, `session: 12`) and a course's steps
+    # (`index: 3`) were turns once `name` named a speaker: each page's rows held the pages before it.
+    assert not is_turn("name: The Amber Temple\nsession: 12", {"name": "The Amber Temple", "session": 12})
+    assert not is_turn("name: Setup\nindex: 3", {"name": "Setup", "index": 3})
+    assert is_turn("name: Caroline\nsession: 2\nturn: 7", {"name": "Caroline", "session": 2, "turn": 7})
+    assert is_turn("author: Ana\nsession: 2", {"author": "Ana", "session": 2})  # as before: author with a place
 
 
 def test_a_note_whose_name_holds_superscript_digits_between_numbers_is_indexed_beside_turns(tmp_path: Path) -> None:

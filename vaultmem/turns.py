@@ -61,6 +61,8 @@ TIME_KEYS = ("date", "datetime", "timestamp", "sent")
 # The clock time of a time written in words, `1:56 pm on 8 May, 2023` (LoCoMo's session dates), `8 May 2023, 13:56`.
 _CLOCK = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s*([ap])\.?\s?m\b\.?)?(?![\d:])", re.IGNORECASE)
 PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
+# A turn's number that only a dialogue writes: beside `name` alone they make a note a turn (is_turn).
+NAME_PLACE_KEYS = ("turn", "dia_id", "turn_id", "message_index")
 CHAIN_BYTES = 8
 
 
@@ -69,7 +71,7 @@ def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
     note's frontmatter) name who said the note? A :data:`SPEAKER_KEYS` property does; a
     :data:`MAYBE_SPEAKER_KEYS` one when it names a chat's role (``role: assistant``) or the note
     also says its conversation, session or number in it (:func:`says_its_place`)."""
-    maybe = False
+    maybe = named = False
     for line in props_text.splitlines():
         key, colon, value = line.partition(":")
         key, value = key.strip().casefold(), value.strip()
@@ -77,8 +79,14 @@ def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
             continue
         if key in SPEAKER_KEYS or (key == "role" and value.casefold() in CHAT_ROLES):
             return True
-        maybe = maybe or key in MAYBE_SPEAKER_KEYS
-    return maybe and says_its_place(meta or {})
+        maybe = maybe or (key in MAYBE_SPEAKER_KEYS and key != "name")
+        named = named or key == "name"
+    if maybe:
+        return says_its_place(meta or {})
+    # `name` alone: a note's own name beside a session's or a step's number is a campaign's
+    # session page (`name: The Amber Temple`, `session: 12`) or a course's step (`index: 3`); a
+    # dialogue turned into notes (`name: Caroline`) says its conversation or its turn's number.
+    return named and _property(meta or {}, (*CONVERSATION_KEYS, *NAME_PLACE_KEYS)) is not None
 
 
 def says_its_place(meta: Mapping[str, object]) -> bool:
