@@ -97,10 +97,9 @@ def test_where_did_i_park_my_car_finds_the_daily_notes_fact_first_by_meaning(tmp
     """The lead's trial: kepano's vault and a day of three unrelated facts. The note embedded
     whole was 0.047 from the question and fifth by meaning, under a shrine whose ``type`` is Parks
     (0.292); third in the answer. Its fact by itself is first by meaning (0.331). In the answer the
-    day stays third: the shrine holds "Parks" in its properties, the word asked on the keyword
-    side, and References/Parks.md is that side's first, 4.041 against the day's 4.036 (with
-    pieces in every short note, not only a day's, Readme's lower vector score had put the day
-    second by 0.004)."""
+    day stayed third: the shrine holds "Parks" in its properties, the word asked on the keyword
+    side, and References/Parks.md is that side's first (since its pieces are no longer counted
+    for the chance lowering, the day is second: the test below)."""
     vault_dir = tmp_path / "kepano"
     shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
     (vault_dir / "Daily").mkdir(exist_ok=True)
