@@ -97,10 +97,9 @@ def test_where_did_i_park_my_car_finds_the_daily_notes_fact_first_by_meaning(tmp
     """The lead's trial: kepano's vault and a day of three unrelated facts. The note embedded
     whole was 0.047 from the question and fifth by meaning, under a shrine whose ``type`` is Parks
     (0.292); third in the answer. Its fact by itself is first by meaning (0.331). In the answer the
-    day stays third: the shrine holds "Parks" in its properties, the word asked on the keyword
-    side, and References/Parks.md is that side's first, 4.041 against the day's 4.036 (with
-    pieces in every short note, not only a day's, Readme's lower vector score had put the day
-    second by 0.004)."""
+    day stayed third: the shrine holds "Parks" in its properties, the word asked on the keyword
+    side, and References/Parks.md is that side's first (since its pieces are no longer counted
+    for the chance lowering, the day is second: the test below)."""
     vault_dir = tmp_path / "kepano"
     shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
     (vault_dir / "Daily").mkdir(exist_ok=True)
@@ -159,3 +158,29 @@ def test_a_remembered_fact_is_first_by_meaning_among_kepanos_notes(tmp_path: Pat
         written = vault.remember(DAILY, title="Things to keep in mind", layer="L3")
         why = vault.explain(written.path, "where did I park my car")
     assert why.rank["vectors"] == 1
+
+
+def test_a_day_of_three_short_paragraphs_is_not_lowered_as_a_note_of_four_passages(tmp_path: Path,
+                                                                                  wordllama: object) -> None:
+    """The vector side lowers a note by what a note of its passage count scores by chance
+    (ranking.for_many_passages). A day's fact pieces are paragraphs its whole passage already
+    holds, not more text: counted, the day of three short paragraphs was lowered as a note of four
+    passages (0.062, more than the 0.055 between it and the shrine second by meaning) and the
+    explanation said "0.062 taken off for its 4 passages, what a note that long scores by
+    chance"; in the answer it came third, under the shrine typed Parks and the Parks page. Counted
+    by its one whole passage, nothing is taken off and it comes second (the first is the Parks
+    page, or the shrine, by the word "park": benchmarks/PASSAGES.md, "Fact pieces are no draws")."""
+    vault_dir = tmp_path / "kepano"
+    shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
+    (vault_dir / "Daily").mkdir(exist_ok=True)
+    (vault_dir / "Daily" / "2026-12-02.md").write_text(DAILY, encoding="utf-8")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        label = vault.store.notes.by_path("Daily/2026-12-02.md").label
+        assert label is not None
+        counted = vault.derived.searcher().chance_lowering(label)
+        why = vault.explain("Daily/2026-12-02.md", "where did I park my car")
+        paths = [hit.path for hit in vault.search("where did I park my car", k=3)]
+    assert counted == (1, 0.0)
+    assert not any("taken off" in reason for reason in why.reasons), why.reasons
+    assert paths.index("Daily/2026-12-02.md") == 1, paths

@@ -234,3 +234,24 @@ def test_properties_are_asked_of_sqlite_once_a_state_and_again_after_any_edit(
         assert indexed.returncode == 0, indexed.stderr
         assert "speaker: Emil" in tables.properties_of([turn.label])[turn.label]
         assert valued("what did Emil plan at the harbor market") and not valued("what did Dana plan at the harbor market")
+
+
+def test_the_table_counts_a_days_passages_for_chance_without_its_fact_pieces_as_sqlite_does(
+        vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> None:
+    """A day of three short paragraphs has four passages (its whole and a piece a paragraph); the
+    vector side lowers it for one (ranking.chance_lowering), from the table as from SQLite."""
+    many_notes(write_note, 3)
+    write_note("Daily/2026-12-02.md", "Dentist moved to Friday at 10, bring the insurance card.\n\n"
+                                      "Lena recommended the book Piranesi, says the ending is worth it.\n\n"
+                                      "Parked on level 3, row F at the airport garage.\n")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        store = vault.store
+        table, sql = read_table(store), SqlOwners(store)
+        day = store.notes.by_path("Daily/2026-12-02.md")
+        assert day is not None and day.label is not None
+        notes = [*store.notes.all_eligible_labels(Eligibility(0, include_expired=True)), 10**9]
+        assert table.counts([day.label]) == {day.label: 4}
+        assert table.chance_counts(notes) == sql.chance_counts(notes) and table.chance_counts([day.label]) == {day.label: 1}
+        assert table.chance_count_array(np.array(notes)).tolist() == sql.chance_count_array(np.array(notes)).tolist()
+        assert table.chance_count_array(np.array([day.label, 10**9])).tolist() == [1, 0]

@@ -51,6 +51,7 @@ class PassageTable:
     grouped: np.ndarray  # passage labels by (note, number): each note's passages together, in order
     group_notes: np.ndarray  # the notes that have passages, ascending
     group_starts: np.ndarray  # where each of ``group_notes`` starts in ``grouped`` (one more at the end)
+    group_chance: np.ndarray  # how many of each of ``group_notes``' passages are not fact pieces (:meth:`chance_counts`)
     notes: np.ndarray  # every note label, ascending
     expires_us: np.ndarray  # each note's expiry (epoch µs; _NO_EXPIRY when it has none)
     never: np.ndarray  # whether each note never expires
@@ -59,16 +60,18 @@ class PassageTable:
     @classmethod
     def read(cls, store: Store, token: tuple[int, int]) -> PassageTable:
         """The table of the store's current state (the caller holds a read transaction)."""
-        passages = np.array(store.passages.owner_rows(), dtype=np.int64).reshape(-1, 3)
-        labels, owners, numbers = passages[:, 0], passages[:, 1], passages[:, 2]
+        passages = np.array(store.passages.owner_rows(), dtype=np.int64).reshape(-1, 4)
+        labels, owners, numbers, pieces = passages[:, 0], passages[:, 1], passages[:, 2], passages[:, 3]
         order = np.lexsort((numbers, owners))  # by note, then number: as ``PassageStore.pairs_of`` reads them
         grouped_owners = owners[order]
         starts = np.flatnonzero(np.r_[True, grouped_owners[1:] != grouped_owners[:-1]]) if len(order) else np.zeros(0, np.int64)
+        chance = np.add.reduceat(1 - pieces[order], starts) if len(order) else np.zeros(0, np.int64)
         expiry = store.notes.expiry_rows()
         never = np.fromiter((expires is None for _, expires, _ in expiry), dtype=bool, count=len(expiry))
         return cls(
             store=store, token=token, labels=np.ascontiguousarray(labels), owners=np.ascontiguousarray(owners),
             grouped=labels[order], group_notes=grouped_owners[starts], group_starts=np.r_[starts, len(order)].astype(np.int64),
+            group_chance=np.asarray(chance, dtype=np.int64),
             notes=np.fromiter((label for label, _, _ in expiry), dtype=np.int64, count=len(expiry)),
             expires_us=np.fromiter((_NO_EXPIRY if expires is None else expires for _, expires, _ in expiry), dtype=np.int64,
                                    count=len(expiry)),
@@ -145,6 +148,19 @@ class PassageTable:
         counted: np.ndarray = np.where(present, self.group_starts[groups + 1] - self.group_starts[groups], 0)
         return counted
 
+    def chance_counts(self, notes: Sequence[int]) -> dict[int, int]:
+        """How many passages each of these notes has that are not fact pieces
+        (``PassageStore.chance_counts``; a note without any is left out)."""
+        wanted = np.unique(np.asarray(notes, dtype=np.int64))
+        groups, present = _positions(self.group_notes, wanted)
+        return dict(zip(wanted[present].tolist(), self.group_chance[groups[present]].tolist(), strict=True))
+
+    def chance_count_array(self, notes: np.ndarray) -> np.ndarray:
+        """:meth:`chance_counts` of ``notes``, in their order (0 for a note without any)."""
+        groups, present = _positions(self.group_notes, notes)
+        counted: np.ndarray = np.where(present, self.group_chance[groups], 0)
+        return counted
+
 
 def _positions(ascending: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each of ``wanted`` is in the ascending array, and whether it is there at all."""
@@ -184,6 +200,13 @@ class SqlOwners:
 
     def count_array(self, notes: np.ndarray) -> np.ndarray:
         counted = self.counts(notes.tolist())
+        return np.fromiter((counted.get(note, 0) for note in notes.tolist()), dtype=np.int64, count=len(notes))
+
+    def chance_counts(self, notes: Sequence[int]) -> dict[int, int]:
+        return self.store.passages.chance_counts(notes)
+
+    def chance_count_array(self, notes: np.ndarray) -> np.ndarray:
+        counted = self.chance_counts(notes.tolist())
         return np.fromiter((counted.get(note, 0) for note in notes.tolist()), dtype=np.int64, count=len(notes))
 
 

@@ -5,7 +5,8 @@
   with one, but one passage that answers still wins (:func:`note_scores`).
 - **A note of many passages** (:func:`for_many_passages`): on the vector side a note is
   lowered by what a note of its passage count scores by chance (a pasted book's best of
-  thousands of passages stands out by chance alone).
+  thousands of passages stands out by chance alone); a fact piece is not counted — it is its
+  note's whole passage cut up, not more text (Searcher.chance_lowering, adr/0004).
 - **Fusion** (:func:`fuse`): each side's top candidates are standardised over that side's
   candidates (z-scores); a note a side did not propose gets that side's lowest z — or, when
   the side matched fewer notes than it could propose, a score of 0 standardised with the

@@ -1408,13 +1408,13 @@ class Searcher:
         # Every note scored, then each lowered by what its passage count scores by chance, then
         # the first `limit`: a book pasted into one note must not keep a place by its length.
         return grouped_scores_for_many_passages(found_labels, owners_by_label(labels, owners, found_labels), scores,
-                                                self.passage_table.current().count_array, spread, limit, reach)
+                                                self.passage_table.current().chance_count_array, spread, limit, reach)
 
     def chance_lowering(self, label: int) -> tuple[int, float]:
         """Note ``label``'s passage count and what the vector side takes off its score for it
         (ranking.chance_lowering: 0 with an embedder whose spread nobody measured), as
         :meth:`exact_scores` counts it: explain says it beside the score it shows."""
-        count = self.passage_table.current().counts([label]).get(label, 1)
+        count = self.passage_table.current().chance_counts([label]).get(label, 1)
         return count, chance_lowering(count, self.embedder.chance_spread)
 
     # -- the text side

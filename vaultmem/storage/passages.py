@@ -151,11 +151,11 @@ class PassageStore:
             found.extend(row[0] for row in self.db.execute(query, chunk))
         return found
 
-    def owner_rows(self) -> list[tuple[int, int, int]]:
-        """(label, note label, number) of every passage, by label: what search keeps in memory
-        (passage_table.py) instead of asking :meth:`owners_passing`, :meth:`pairs_of` and
-        :meth:`counts` of each query's few hundred passages."""
-        return self.db.execute("SELECT label, note_label, number FROM passages ORDER BY label").fetchall()
+    def owner_rows(self) -> list[tuple[int, int, int, int]]:
+        """(label, note label, number, piece) of every passage, by label: what search keeps in
+        memory (passage_table.py) instead of asking :meth:`owners_passing`, :meth:`pairs_of`,
+        :meth:`counts` and :meth:`chance_counts` of each query's few hundred passages."""
+        return self.db.execute("SELECT label, note_label, number, piece FROM passages ORDER BY label").fetchall()
 
     def pairs_of(self, note_labels: Sequence[int]) -> list[tuple[int, int]]:
         """(passage label, note label) of every passage of these notes."""
@@ -170,6 +170,18 @@ class PassageStore:
         found: dict[int, int] = {}
         for chunk in chunks(int(label) for label in note_labels):
             query = f"SELECT note_label, count(*) FROM passages WHERE note_label IN ({placeholders(len(chunk))}) GROUP BY note_label"
+            found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
+        return found
+
+    def chance_counts(self, note_labels: Sequence[int]) -> dict[int, int]:
+        """How many passages each of these notes has that are not fact pieces (a note without
+        any is left out): the draws its vector score is lowered for (ranking.chance_lowering).
+        A piece is a paragraph its note's whole passage already holds (passages.fact_pieces):
+        counted, a day of three short paragraphs was lowered as a note of four passages."""
+        found: dict[int, int] = {}
+        for chunk in chunks(int(label) for label in note_labels):
+            query = (f"SELECT note_label, count(*) FROM passages WHERE piece = 0 AND note_label IN ({placeholders(len(chunk))})"
+                     " GROUP BY note_label")
             found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
