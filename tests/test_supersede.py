@@ -731,3 +731,16 @@ def test_unsaid_lists_at_most_ten_statements_and_counts_the_rest() -> None:
     # Headings and a code block's fence lines state nothing; the code's own lines are compared as lines.
     assert unsaid("# Backup\n```bash\nrestic backup ~/vault\n```\n", "Backups now run with borg.").statements == (
         "restic backup ~/vault",)
+
+
+def test_a_fact_negated_before_its_words_is_unsaid() -> None:
+    # A review (s41): "not" stood before the statement's only word that is no filler, and
+    # "She is not vegetarian anymore." was read as saying "She is vegetarian." — the old fact was
+    # not listed, and an agent was not asked whether it still holds.
+    from vaultmem.supersede import unsaid
+
+    assert unsaid("She is vegetarian.", "She is not vegetarian anymore.").statements == ("She is vegetarian.",)
+    assert unsaid("Tom never drinks coffee.", "Tom no longer never drinks coffee.").statements == ("Tom never drinks coffee.",)
+    # A negation the old statement holds too is no change; nor is a rewording without one.
+    assert unsaid("Tom never drinks coffee.", "Tom still never drinks coffee.").statements == ()
+    assert unsaid("She is vegetarian.", "She is still vegetarian.").statements == ()

@@ -390,7 +390,9 @@ class _Rewordings:
     def says(self, statement: str) -> bool:
         if self.texts:
             self._read()
-        wanted = [word for word in _rewording_words(statement, self.seen) if not word.filler]
+        words = _rewording_words(statement, self.seen)
+        wanted = [word for word in words if not word.filler]
+        negations = sum(word.turning for word in words)
         rarest: list[int] | None = None
         for word in wanted:
             places = self.holding.get(word.form)
@@ -398,7 +400,11 @@ class _Rewordings:
                 return False
             if rarest is None or len(places) < len(rarest):
                 rarest = places
-        return rarest is not None and any(_holds_in_order(self.sentences[number], wanted) for number in rarest)
+        # A sentence that negates more than the statement does says something else, wherever the
+        # negation stands: "She is not vegetarian anymore." does not say "She is vegetarian."
+        return rarest is not None and any(_holds_in_order(self.sentences[number], wanted)
+                                          and sum(word.turning for word in self.sentences[number]) <= negations
+                                          for number in rarest)
 
 
 def _holds_in_order(sentence: Sequence[_Word], wanted: Sequence[_Word]) -> bool:
