@@ -10,6 +10,7 @@ from helpers import many_notes
 from vaultmem.errors import DerivedIndexError
 from vaultmem.storage import REBUILDING, Store, UsageRow
 from vaultmem.storage.migrations import MIGRATIONS, migration
+from vaultmem.storage.passages import BM25_WEIGHTS
 
 # The names indexes on users' disks have recorded: a step is never renamed once released.
 RELEASED = ["001_notes", "002_fts", "003_vectors", "004_meta", "005_usage", "006_vector_tombstones"]
@@ -343,7 +344,7 @@ def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh
 
 # -- the any-word pass (storage/passages.py PassageStore._best_of_any; benchmarks/README.md, stop 41 perfor)
 
-_ANY_OLD = ("SELECT rowid, bm25(passages_fts, 5.0, 5.0, 5.0, 4.0, 2.0, 2.0, 1.0, 1.0, 0.5) AS score "
+_ANY_OLD = (f"SELECT rowid, bm25(passages_fts, {BM25_WEIGHTS}) AS score "
             "FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?")  # the statement before stop 41
 
 
