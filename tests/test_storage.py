@@ -10,6 +10,7 @@ from helpers import many_notes
 from vaultmem.errors import DerivedIndexError
 from vaultmem.storage import REBUILDING, Store, UsageRow
 from vaultmem.storage.migrations import MIGRATIONS, migration
+from vaultmem.storage.passages import BM25_WEIGHTS
 
 # The names indexes on users' disks have recorded: a step is never renamed once released.
 RELEASED = ["001_notes", "002_fts", "003_vectors", "004_meta", "005_usage", "006_vector_tombstones"]
@@ -339,3 +340,67 @@ def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh
         assert _answers(vault, queries) == answers
         assert any(answers), "the queries find something"
 
+
+
+# -- the any-word pass (storage/passages.py PassageStore._best_of_any; benchmarks/README.md, stop 41 perfor)
+
+_ANY_OLD = (f"SELECT rowid, bm25(passages_fts, {BM25_WEIGHTS}) AS score "
+            "FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?")  # the statement before stop 41
+
+
+def _any_word_vault(root: Path, decide_in: int, in_titles: bool) -> None:
+    """100 one-passage notes: "decide" in the first ``decide_in`` (in their names too when
+    ``in_titles``: weight 5), "kettle" and "ferry" in 10 and 9 others, once each; notes 70–99 alike but
+    for their titles' numbers (equal scores)."""
+    filler = " ".join(f"filler{number % 9}" for number in range(30))
+    for number in range(100):
+        words = ["decide"] if number < decide_in else []
+        if 40 <= number < 48 or number in (3, 5):
+            words.append("kettle")
+        if 48 <= number < 56 or number == 7:
+            words.append("ferry")
+        title = f"Decide {number}" if in_titles and number < decide_in else f"Note {number}"
+        (root / f"{title.lower().replace(' ', '-')}.md").write_text(f"# {title}\n\n{filler} {' '.join(words)}\n", encoding="utf-8")
+
+
+def _any_word_rows(root: Path, match: str, limit: int) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[str], list[int]]:
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        passages = vault.store.passages
+        asked: list[str] = []
+        vault.store.db.conn.set_trace_callback(asked.append)
+        try:
+            best = passages.fts_best(match, limit)
+        finally:
+            vault.store.db.conn.set_trace_callback(None)
+        before = [(int(label), -float(score)) for label, score in vault.store.db.execute(_ANY_OLD, [match, limit])]
+        others = [int(row[0]) for row in vault.store.db.execute(
+            "SELECT rowid FROM passages_fts WHERE passages_fts MATCH ?", ['"kettle" OR "ferry"'])]
+    return best, before, asked, others
+
+
+def test_the_any_word_pass_leaves_out_the_rows_holding_only_its_commonest_word_and_answers_the_same(tmp_path: Path) -> None:
+    _any_word_vault(tmp_path, decide_in=60, in_titles=False)
+    best, before, asked, _ = _any_word_rows(tmp_path, '"decide" OR "kettle" OR "ferry"', 10)
+    assert sorted(best) == sorted(before) and len(best) == 10  # the same rows, the same scores to the last bit
+    assert not any(" NOT (" in statement for statement in asked), asked  # the "decide"-only rows were never scored
+
+
+def test_the_any_word_pass_scores_the_commonest_words_rows_when_they_can_reach_the_cut(tmp_path: Path) -> None:
+    # "decide" in 20 names (weight 5) scores above the rows saying "kettle" or "ferry" once.
+    _any_word_vault(tmp_path, decide_in=20, in_titles=True)
+    best, before, asked, kettle_or_ferry = _any_word_rows(tmp_path, '"decide" OR "kettle" OR "ferry"', 10)
+    assert sorted(best) == sorted(before) and len(best) == 10
+    assert any(" NOT (" in statement for statement in asked), asked
+    assert {label for label, _ in best} - set(kettle_or_ferry)  # rows holding only "decide" made the cut
+
+
+@pytest.mark.parametrize("limit", [3, 12, 20, 45])
+def test_equal_scores_at_the_any_word_pass_cut_keep_the_rows_kept_before(tmp_path: Path, limit: int) -> None:
+    # The 30 notes alike (70–99) tie with each other; the cut falls among them at some limits.
+    _any_word_vault(tmp_path, decide_in=60, in_titles=False)
+    best, before, _, _ = _any_word_rows(tmp_path, '"decide" OR "kettle" OR "ferry" OR "filler3"', limit)
+    assert sorted(best) == sorted(before) and len(best) == limit

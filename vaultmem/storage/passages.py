@@ -8,6 +8,8 @@ bm25 by :data:`BM25_WEIGHTS` (measured: benchmarks/PASSAGES.md, adr/0004).
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
@@ -37,6 +39,15 @@ _BM25 = f"bm25(passages_fts, {BM25_WEIGHTS})"
 # An FTS5 column filter: the MATCH after it in every column but the turns said before a turn
 # (a note's own words; turns.py).
 NOT_TURNS_BEFORE = "- {context} : "
+# FTS5's bm25 k1 (fts5_aux.c): a phrase adds to a row's score less than (k1 + 1) × its idf,
+# however often the row holds it and whatever the column weights.
+_BM25_K1 = 1.2
+_PHRASE = re.compile(r'"[^"]*"\*?')  # one FTS5 phrase, quoted (search.py's terms), maybe a prefix
+# The any-word pass leaves out the rows holding only its commonest word when that word is in at
+# least this many times the rows asked for (fewer: the statements around it cost more than
+# the bm25 they save).
+_LEAVE_OUT_FROM = 2
+_FTS_AVERAGES = 1  # the rowid of FTS5's averages record in passages_fts_data: its row count first
 
 
 @dataclass(frozen=True)
@@ -260,15 +271,21 @@ class PassageStore:
 
     def fts_passing(self, match: str, limit: int, eligibility: Eligibility) -> tuple[list[TextMatch], set[int]]:
         """:meth:`fts` (its rows in no set order), and which of their notes pass the read-time
-        filters (``NoteStore.eligible_labels``'s rule): one statement instead of three. The
-        full-text query keeps its ``limit`` rows first; only those are joined to their notes."""
+        filters (``NoteStore.eligible_labels``'s rule): one statement instead of three (the
+        any-word pass: its rows, :meth:`_best_of_any`, then their notes). The full-text query
+        keeps its ``limit`` rows first; only those are joined to their notes."""
+        if (phrases := _any_of(match)) is not None:  # the any-word pass: its rows first, then their notes
+            best = self._best_of_any(match, phrases, int(limit))
+            owners, eligible = self.owners_passing([label for label, _ in best], eligibility)
+            return [TextMatch(label, owners[label], -score) for label, score in best if label in owners], eligible
         where, params = eligibility.where()
         query = (f"SELECT matched.label, passages.note_label, matched.score, "
                  f"CASE WHEN notes.label IS NULL THEN 0 WHEN {where} THEN 1 ELSE 0 END "
-                 f"FROM (SELECT rowid AS label, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?) "
+                 f"FROM (SELECT rowid AS label, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? "
+                 "ORDER BY score, rowid LIMIT ?) "
                  "AS matched JOIN passages ON passages.label = matched.label LEFT JOIN notes ON notes.label = passages.note_label")
         rows: list[TextMatch] = []
-        eligible: set[int] = set()
+        eligible = set()
         for label, note, score, passes in self.db.execute(query, [*params, match, int(limit)]):
             rows.append(TextMatch(label, note, -score))
             if passes:
@@ -279,8 +296,60 @@ class PassageStore:
         """The best ``limit`` full-text rows: (passage label, bm25 negated: higher is better), in
         no set order — :meth:`fts_passing` without its joins, for a caller that knows each
         passage's note and each note's filters (passage_table.py)."""
-        query = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?"
-        return [(label, -score) for label, score in self.db.execute(query, [match, int(limit)])]
+        return [(label, -score) for label, score in self._best_rows(match, int(limit))]
+
+    def _best_rows(self, match: str, limit: int) -> list[tuple[int, float]]:
+        """The best ``limit`` rows for ``match``: (rowid, bm25 as FTS5 gives it: lower is
+        better), equal scores by rowid — the rows SQLite's sorter kept before (it keeps the
+        first of equal rows in FTS5's rowid order; the same rows for the 276 statements of
+        the 10k benchmark's 200 queries, 47 of them with a tie at the last place).
+
+        The any-word pass (``"a" OR "b" OR "c"``) scores every row holding any word: 3,000–7,000
+        rows at 10,000 notes, most of them holding only the commonest word ("decide"). Such a
+        row scores less than (k1 + 1) × that word's idf (bm25's ceiling for one phrase), so
+        when the rows holding another word already fill ``limit`` above that ceiling, the
+        others cannot reach the cut and are not scored (:meth:`_best_of_any`): the same rows
+        and the same scores (benchmarks/README.md, stop 41 perfor)."""
+        if (phrases := _any_of(match)) is not None:
+            return self._best_of_any(match, phrases, limit)
+        query = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score, rowid LIMIT ?"
+        return [(int(label), float(score)) for label, score in self.db.execute(query, [match, limit])]
+
+    def _best_of_any(self, match: str, phrases: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """:meth:`_best_rows` of an OR of phrases: the rows holding a phrase other than the
+        commonest scored first; the rows holding only the commonest are scored only when the
+        first ``limit`` do not all score above what such a row can (bm25 for one phrase is
+        idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)), below idf × (k1 + 1) for any f and D)."""
+        held = [self.count_matching(phrase) for phrase in phrases]
+        commonest = max(range(len(phrases)), key=held.__getitem__)
+        rows = self._fts_row_count()
+        others = " OR ".join(phrase for number, phrase in enumerate(phrases) if number != commonest)
+        best = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? "
+        among = "+rowid IN (SELECT rowid FROM passages_fts WHERE passages_fts MATCH ?) ORDER BY score, rowid LIMIT ?"
+        if rows is None or held[commonest] < _LEAVE_OUT_FROM * limit or sum(held) - held[commonest] < limit:
+            # Nothing to leave out worth the statements, or the other words' rows cannot fill the limit alone.
+            query = f"{best}ORDER BY score, rowid LIMIT ?"
+            return [(int(label), float(score)) for label, score in self.db.execute(query, [match, limit])]
+        first = [(int(label), float(score)) for label, score in
+                 self.db.execute(f"{best}AND {among}", [match, others, limit])]
+        ceiling = (_BM25_K1 + 1) * _idf(rows, held[commonest])
+        if len(first) == limit and -first[-1][1] > ceiling * (1 + 1e-9) + 1e-12:  # a margin for the sums' last bits
+            return first
+        # The rows holding only the commonest phrase, scored by it alone: bm25 adds 0.0 for each
+        # phrase a row does not hold, and each phrase's idf and avgdl are the table's, so each
+        # such row's score is the one the whole OR gives it, to the last bit.
+        alone = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score, rowid LIMIT ?"
+        rest = [(int(label), float(score)) for label, score in
+                self.db.execute(alone, [f"{phrases[commonest]} NOT ({others})", limit])]
+        return sorted(first + rest, key=lambda row: (row[1], row[0]))[:limit]
+
+    def _fts_row_count(self) -> int | None:
+        """How many rows the full-text index holds, as bm25 counts them (FTS5's averages
+        record: a varint first); None when the record is missing (no rows yet)."""
+        found = self.db.execute("SELECT block FROM passages_fts_data WHERE id = ?", [_FTS_AVERAGES]).fetchone()
+        if found is None or not found[0]:
+            return None
+        return _varint(bytes(found[0]))
 
     def fts_by_note(self, match: str, eligibility: Eligibility, limit: int, per_note: int) -> list[TextMatch]:
         """The best ``limit`` rows of notes that pass the read-time filters, at most ``per_note``
@@ -454,3 +523,28 @@ def label_runs(labels: Sequence[int], gap: int = RUN_GAP) -> Iterator[tuple[int,
             first = label
         last = label
     yield first, last
+
+
+def _any_of(match: str) -> list[str] | None:
+    """The phrases of an OR of two or more quoted phrases (the text side's any-word pass), else None."""
+    phrases = match.split(" OR ")
+    return phrases if len(phrases) > 1 and all(_PHRASE.fullmatch(phrase) for phrase in phrases) else None
+
+
+def _idf(rows: int, holding: int) -> float:
+    """bm25's idf of a phrase ``holding`` of ``rows`` rows hold, as FTS5 computes it (fts5_aux.c)."""
+    idf = math.log((rows - holding + 0.5) / (holding + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def _varint(data: bytes) -> int:
+    """The SQLite varint ``data`` opens with (FTS5's records: 7 bits a byte, high bit set while
+    more follow; a ninth byte gives all 8)."""
+    value = 0
+    for number, byte in enumerate(data[:9]):
+        if number == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    return value
