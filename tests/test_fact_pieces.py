@@ -19,6 +19,15 @@ DAILY = ("Dentist moved to Friday at 10, bring the insurance card.\n\n"
          "Parked on level 3, row F at the airport garage.\n")
 
 
+
+def _kepano_with_a_day(tmp_path: Path) -> Path:
+    """A copy of the kepano vault with the person's day of three facts (:data:`DAILY`) in Daily/."""
+    vault_dir = tmp_path / "kepano"
+    shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
+    (vault_dir / "Daily").mkdir(exist_ok=True)
+    (vault_dir / "Daily" / "2026-12-02.md").write_text(DAILY, encoding="utf-8")
+    return vault_dir
+
 def test_a_short_note_of_three_paragraphs_is_its_whole_passage_then_each_paragraph() -> None:
     whole, *pieces = split_passages(DAILY)
     assert (whole.number, whole.text, whole.piece) == (0, DAILY, False)
@@ -100,10 +109,7 @@ def test_where_did_i_park_my_car_finds_the_daily_notes_fact_first_by_meaning(tmp
     day stayed third: the shrine holds "Parks" in its properties, the word asked on the keyword
     side, and References/Parks.md is that side's first (since its pieces are no longer counted
     for the chance lowering, the day is second: the test below)."""
-    vault_dir = tmp_path / "kepano"
-    shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
-    (vault_dir / "Daily").mkdir(exist_ok=True)
-    (vault_dir / "Daily" / "2026-12-02.md").write_text(DAILY, encoding="utf-8")
+    vault_dir = _kepano_with_a_day(tmp_path)
     with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.index()
         why = vault.explain("Daily/2026-12-02.md", "where did I park my car")
@@ -170,10 +176,7 @@ def test_a_day_of_three_short_paragraphs_is_not_lowered_as_a_note_of_four_passag
     chance"; in the answer it came third, under the shrine typed Parks and the Parks page. Counted
     by its one whole passage, nothing is taken off and it comes second (the first is the Parks
     page, or the shrine, by the word "park": benchmarks/PASSAGES.md, "Fact pieces are no draws")."""
-    vault_dir = tmp_path / "kepano"
-    shutil.copytree(KEPANO, vault_dir, ignore=shutil.ignore_patterns(".vaultmem"))
-    (vault_dir / "Daily").mkdir(exist_ok=True)
-    (vault_dir / "Daily" / "2026-12-02.md").write_text(DAILY, encoding="utf-8")
+    vault_dir = _kepano_with_a_day(tmp_path)
     with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.index()
         label = vault.store.notes.by_path("Daily/2026-12-02.md").label
