@@ -2176,3 +2176,22 @@ def test_a_query_that_is_a_notes_id_or_number_names_that_note(tmp_path: Path) ->
         assert any(reason.startswith("name match: the query is its Johnny.Decimal id ('11.01')") for reason in reasons), reasons
         reasons = vault.explain("Habits", "202403141206", now=NOW).reasons
         assert any(reason.startswith("name match: the query is its id ('202403141206')") for reason in reasons), reasons
+
+
+def test_a_long_page_whose_best_section_lacks_the_rarest_word_asked_yields_to_the_section_holding_it(tmp_path: Path) -> None:
+    # The docs and help sets (benchmarks/PASSAGES.md §46): "link to a single paragraph of another
+    # note" — a hub page saying link, note, another in every section stood a few percent above the
+    # page whose one section says "paragraph" on the keyword side. A long page whose best passage
+    # lacks the query's rarest word (held by at most 3 % of the rows) keeps 0.95 of its score.
+    section = ("Write a link from this note to another note. " + " ".join(["The theme sets margins and fonts."] * 17))
+    guide = "# Guide\n\n" + "\n\n".join(f"## Part {number}\n\n{section}" for number in range(3)) + "\n"
+    blocks = ("# Blocks\n\n## Layout\n\n" + " ".join(["The theme sets margins and fonts."] * 60)
+              + "\n\n## References\n\nA link to one paragraph of another note: add a caret and an id after it. "
+              + " ".join(["The id stays with its block when the file moves."] * 6) + "\n")
+    root = write_vault(tmp_path / "vault", {
+        "guide.md": guide, "blocks.md": blocks,
+        **{f"other-{number}.md": f"# Other {number}\n\nA page about gardening, tomatoes and the weather in week {number}.\n"
+           for number in range(40)}})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "link to a single paragraph of another note") == ["blocks.md", "guide.md"]

@@ -151,6 +151,12 @@ MAX_ID_QUERY_CHARS = 200  # a longer query is no note's id: its lookup is skippe
 UNHELD_FULL_NOTES = 39
 PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for per note wanted
 WIDEN_FACTOR = 4
+# The query's rarest word (benchmarks/PASSAGES.md §46): a note of several passages whose best
+# full-text passage lacks it keeps this share of its text-side score, when that word is held by
+# at most RARE_SHARE of the full-text rows. Measured on the seven sets: 0.93–0.96 give the same
+# figures (0.9 loses a docs question at hit@3); a share of 0.02–0.03 the same, 0.05 costs sample.
+RAREST_MISSING = 0.95
+RARE_SHARE = 0.03
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
 SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 LISTED_PASSAGES = 4  # a listed note's opening looks this many passages in for words its template does not hold
@@ -775,6 +781,7 @@ class Searcher:
         self.heads_embedded = 0  # turns' heads the index held no sum of, embedded here (tests: none in a new process)
         # The stemmed languages of one state of the index (:meth:`languages`), kept until any commit.
         self._languages: tuple[tuple[int, int] | None, tuple[str, ...]] = (None, ())
+        self._text_rows: tuple[tuple[int, int] | None, int] = (None, 0)
         self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
 
     @property
@@ -999,6 +1006,7 @@ class Searcher:
         vectors = self._vector_side(query_vector, pool, eligibility)
         words = query_words(query, self.languages())
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
+        text = self._rarest_word_asked(words, text)
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
@@ -1020,6 +1028,49 @@ class Searcher:
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
                           tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector, by_succession,
                           None if answer_size == k else answer_size)
+
+    def _rarest_word_asked(self, words: Sequence[QueryWord], text: list[SideHit]) -> list[SideHit]:
+        """The text side's notes of several passages whose best passage lacks the query's rarest
+        word, lowered to RAREST_MISSING of their score (benchmarks/PASSAGES.md §46, adr/0004).
+        A manual's neighbouring or hub page matched on "note", "link", "another" spread over
+        its sections stood a tenth above the page whose section holds the one telling word
+        ("paragraph", "visitors", "weeks"). Only a word held by at most RARE_SHARE of the
+        full-text rows is the telling one: in a vault of forty rows a word two hold is no rarer
+        than one four hold (sample's "on-call runbook for pipeline failures" lost its runbook,
+        which never says "pipeline"). A note of one passage is left as it is: a conversation's
+        turn or a short note holds its words or not, and its one row's BM25 already says which
+        (lowering them cost the conversations a first hit and a turn of the ten)."""
+        if len(text) < 2:
+            return text
+        counts = self.passage_table.current().counts([hit.label for hit in text])
+        long_notes = [hit for hit in text if counts.get(hit.label, 0) > 1]
+        if not long_notes:
+            return text
+        rarest = self._rarest_term(words)
+        if rarest is None:
+            return text
+        holding = self.store.passages.fts_scores(rarest, [hit.passage for hit in long_notes])
+        lowered = {hit.label for hit in long_notes if hit.passage not in holding}
+        if not lowered:
+            return text
+        scored = [SideHit(hit.label, hit.score * RAREST_MISSING, hit.passage) if hit.label in lowered else hit for hit in text]
+        return sorted(scored, key=lambda hit: (-hit.score, hit.label))
+
+    def _rarest_term(self, words: Sequence[QueryWord]) -> str | None:
+        """The term of the query's words (not its stop words) that the fewest full-text rows
+        hold, when at least two of its terms are held and that one by at most RARE_SHARE of the
+        rows; else None. One count a term."""
+        terms = [term for word in words if not word.common for term in word.terms]
+        if len(terms) < 2:
+            return None
+        # Counted up to the share only: a word most rows hold ("file" in a manual) is not
+        # counted through, which took a docs query's step from 1.1 ms to a fraction of it.
+        limit = int(RARE_SHARE * self.text_rows()) + 1
+        held = [(count, term) for term in terms if (count := self.store.passages.count_matching_at_most(term, limit)) > 0]
+        if len(held) < 2:
+            return None
+        count, term = min(held)
+        return term if count < limit else None
 
     def _successors_first(self, ranked: list[Fused], k: int) -> tuple[list[Fused], int]:
         """``ranked`` with, among its first ``k`` (the answer), each note above the notes it
@@ -1314,6 +1365,16 @@ class Searcher:
             if self._languages[0] != token:
                 self._languages = (token, self.store.passages.languages())
             return self._languages[1]
+
+    def text_rows(self) -> int:
+        """How many full-text rows the index's current state holds (PassageStore.text_rows), counted
+        the first time a state is searched and kept until any commit: the count scans the passages
+        (0.33 ms at 4,220 rows, more at 10k notes), and the rarest word's share asks it a query."""
+        with self.store.read_snapshot():
+            token = self.store.change_token()
+            if self._text_rows[0] != token:
+                self._text_rows = (token, self.store.passages.text_rows())
+            return self._text_rows[1]
 
     def turn_windows(self) -> WindowBook | TurnWindows:
         """The windows of the index's current state (turn_windows.py): made from the turns' stored

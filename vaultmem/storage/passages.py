@@ -394,6 +394,12 @@ class PassageStore:
         counts it (confidence.py weighs the query's words by it). No ranking, no join."""
         return int(self.db.execute("SELECT count(*) FROM passages_fts WHERE passages_fts MATCH ?", [match]).fetchone()[0])
 
+    def count_matching_at_most(self, match: str, limit: int) -> int:
+        """:meth:`count_matching` counted up to ``limit``: a word most rows hold is not counted
+        through (search's rarest word needs only whether a word is rare)."""
+        query = "SELECT count(*) FROM (SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? LIMIT ?)"
+        return int(self.db.execute(query, [match, int(limit)]).fetchone()[0])
+
     def any_match(self, match: str, among: Eligibility | None = None) -> bool:
         """Does any row match — of a note that passes ``among``, when given? (No ranking: the
         first such row ends the query.)"""
