@@ -11,11 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from helpers import NOW, vaultmem_process, wait_until, write_file, write_vault
 from vaultmem import Vault
 from vaultmem.search import search_filters
-from vaultmem.turn_windows import WINDOW_SPANS, chains, head_text, window_rows
+from vaultmem.turn_windows import SHORT_TURN, WINDOW_SPANS, WINDOW_WEIGHT, chains, head_text, window_rows
 from vaultmem.turns import order_key
 
 
@@ -112,6 +113,35 @@ def test_no_window_reaches_across_a_session_break() -> None:
     # b2 and a1: turn 1 has only its a1, turn 3 only its b2 (turn 4 is of the next session), 4 its a1, 5 its b2.
     assert WINDOW_SPANS == ((2, 0), (0, 1))
     assert windows.notes.tolist() == [1, 2, 2, 3, 4, 5]
+
+
+def test_a_short_turns_windows_are_discounted_by_its_own_length() -> None:
+    # "Oh no, what happened?" has no meaning of its own: its windows are its neighbours' meaning,
+    # and with both windows counted (share3) a short reply between two turns about the question
+    # rode them past the turn that answers (PASSAGES.md §47, variant H). A turn's windows are
+    # scaled by b / (b + SHORT_TURN), b the norm of its own text's token sum (its sum less its
+    # head's): ~3.5 a word in WordLlama. Was: every window at WINDOW_WEIGHT × its length factor.
+    head = np.array([0.0, 0.0, 0.0, 10.0])
+
+    def middle_rows(body: float) -> tuple[np.ndarray, np.ndarray]:
+        bodies = {1: np.array([30.0, 0, 0, 0]), 2: np.array([0, 0, body, 0]), 3: np.array([0, 30.0, 0, 0])}
+        windows = window_rows([[1, 2, 3]], {label: head + text for label, text in bodies.items()}, 25.0, 4,
+                              {label: head for label in bodies})
+        rows = windows.rows[windows.notes == 2].astype(np.float64)
+        # Its b2 (turn 1's text and all of its own) and a1 (all of its own and turn 3's text).
+        totals = np.array([head + bodies[2] + bodies[1], head + bodies[2] + bodies[3]])
+        factors = np.linalg.norm(totals, axis=1) / np.sqrt(np.linalg.norm(totals, axis=1) ** 2 + 25.0**2)
+        return np.linalg.norm(rows, axis=1), factors * WINDOW_WEIGHT
+
+    short, undiscounted = middle_rows(6.0)  # shorter than "Nice!" (9.5)
+    assert short == pytest.approx(undiscounted * 6.0 / (6.0 + SHORT_TURN), rel=1e-5)
+    assert (short / undiscounted) == pytest.approx([6.0 / 21.0] * 2, rel=1e-5)
+    long, undiscounted = middle_rows(60.0)  # some seventeen words keep most of their windows' reach
+    assert (long / undiscounted) == pytest.approx([0.8, 0.8], rel=1e-5)
+    # Without the heads a turn's text cannot be told from its head: no discount.
+    plain = window_rows([[1, 2, 3]], {label: np.eye(4)[label] * 30.0 for label in (1, 2, 3)}, 25.0, 4)
+    norms = np.linalg.norm(plain.rows[plain.notes == 2].astype(np.float64), axis=1)
+    assert norms == pytest.approx([WINDOW_WEIGHT * 30 * 2**0.5 / np.sqrt(2 * 900 + 625)] * 2, rel=1e-5)
 
 
 def test_a_vault_without_turns_makes_no_window(tmp_path: Path) -> None:
@@ -301,3 +331,24 @@ def test_a_reconcile_that_reads_the_turns_again_stores_the_heads_an_older_index_
         assert sorted(opened.store.turn_heads.sums(turns)) == sorted(turns)
     with Vault(root) as fresh:
         assert _windows(fresh) == expected and fresh.derived.searcher().heads_embedded == 0
+
+
+def test_a_turns_two_windows_both_count_as_its_next_passages_would(tmp_path: Path) -> None:
+    # A turn's b2 and a1 windows are counted as passages of it (PASSAGES.md §42): its score is the
+    # best of its own and its two windows plus a quarter of each of the other two. Before, only
+    # the better window counted, so the turn after a reply ("Bring me back some chocolate") added
+    # nothing to it once the turns before it led.
+    with Vault(write_vault(tmp_path / "vault", CHAT)) as opened:
+        opened.index()
+        searcher = opened.derived.searcher()
+        label = _label(opened, REPLY)
+        query = searcher.embedder.embed(["museums, a cooking class and chocolate on the Mexico trip"])[0]
+        notes, best_of, other_of = searcher.turn_windows().both(query)
+        best, other = float(best_of[notes == label][0]), float(other_of[notes == label][0])
+        own = searcher.exact_scores(query, [label], windows=False)[0].score
+        scored = searcher.exact_scores(query, [label])[0].score
+        items = sorted([own, best, other], reverse=True)
+        assert other > 0.0  # both windows near the question: the second one must count
+        assert scored == pytest.approx(items[0] + 0.25 * (max(items[1], 0.0) + max(items[2], 0.0)))
+        assert scored > max(own, best) + 0.25 * min(own, best)  # what the better window alone gave
+        assert best_of.tolist() == searcher.turn_windows().best(query)[1].tolist()

@@ -132,7 +132,7 @@ def counted_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) 
     return list(zip(labels[kept].tolist(), notes[kept].tolist(), scores[kept].tolist(), strict=True))
 
 
-Windows = tuple[np.ndarray, np.ndarray]  # (notes ascending, each one's best window score): turn_windows.TurnWindows.best
+Windows = tuple[np.ndarray, np.ndarray, np.ndarray]  # (notes ascending, each one's best window score, its other's): turn_windows.TurnWindows.both
 
 
 def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray, limit: int | None = None,
@@ -172,17 +172,19 @@ def grouped_scores_for_many_passages(labels: np.ndarray, notes: np.ndarray, scor
 
 
 def with_windows(note_of: np.ndarray, values: np.ndarray, windows: Windows | None) -> np.ndarray:
-    """Each note's score with its best window counted (turn_windows.py): the better of the two plus
-    NEXT_SHARE × the other (when positive), as a note counts its next passage; a note with no
-    window keeps its own. Its best passage stays the one it shows: a window has no text."""
+    """Each note's score with its windows counted as passages of it (turn_windows.py): the best of
+    its own score and its (up to two) windows, plus NEXT_SHARE × each of the other two (when
+    positive), as a note counts its next passages; a note with no window keeps its own. Its best
+    passage stays the one it shows: a window has no text. Its own score is one item here, its
+    own next passages already counted in it (a turn is one passage but for a long one)."""
     if windows is None or not len(windows[0]):
         return values
-    held_notes, best = windows
+    held_notes, best, other = windows
     rows = np.minimum(np.searchsorted(held_notes, note_of), len(held_notes) - 1)
     held = held_notes[rows] == note_of
-    window = np.where(held, best[rows], -np.inf)
-    low = np.minimum(values, window)
-    lifted = np.maximum(values, window) + NEXT_SHARE * np.where(low > 0.0, low, 0.0)
+    items = np.sort(np.vstack([values, np.where(held, best[rows], -np.inf), np.where(held, other[rows], -np.inf)]), axis=0)
+    following = items[:2]  # the two below the best, ascending
+    lifted = items[2] + NEXT_SHARE * np.where(following > 0.0, following, 0.0).sum(axis=0)
     combined: np.ndarray = np.where(held, lifted, values)
     return combined
 

@@ -1463,7 +1463,7 @@ class Searcher:
         found_labels = np.asarray(found, dtype=np.int64)
         spread = self.embedder.chance_spread
         # A turn's windows count toward its score (turn_windows.py; ``windows=False``: its own passages only).
-        reach = self.turn_windows().best(vector) if windows else None
+        reach = self.turn_windows().both(vector) if windows else None
         if spread is None:
             return grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores, limit, reach)
         # Every note scored, then each lowered by what its passage count scores by chance, then

@@ -6,9 +6,13 @@ and the city is named two turns before. Embedded with its neighbours a turn's ve
 theirs (benchmarks/PASSAGES.md §7), so a turn keeps its own vector and is also scored by two
 **windows**: ``b2``, the two turns before it and the turn; ``a1``, the turn and the one after
 it — within its chain only (turns.chain_keys: no window across a conversation or session). A
-window's score counts :data:`WINDOW_WEIGHT` of its cosine, and a turn's vector-side score is
-the better of its own and its best window's plus :data:`ranking.NEXT_SHARE` of the other
-(:func:`ranking.with_windows`; §39 measured these against other spans, weights and counts).
+window's score counts :data:`WINDOW_WEIGHT` of its cosine, and a turn's vector-side score counts
+its windows as passages of it: the best of its own score and its two windows', plus
+:data:`ranking.NEXT_SHARE` of each of the other two (:func:`ranking.with_windows`, "share3";
+§39 measured these against other spans, weights and counts, §42 share3 against one window counted).
+A turn's windows are scaled by its own text's length, ``b / (b + SHORT_TURN)``: a short generic
+reply ("Oh no, what happened?") would otherwise ride its neighbours' meaning past the turn that
+answers (§47, variant H).
 
 No window is stored: WordLlama's vector of a text is its token vectors' sum, normalised, and a
 stored passage row is that unit vector times the length factor ``f = n / sqrt(n² + β²)`` of the
@@ -44,6 +48,13 @@ if TYPE_CHECKING:
 
 WINDOW_SPANS = ((2, 0), (0, 1))  # (turns before, turns after): b2 and a1 (PASSAGES.md §39)
 WINDOW_WEIGHT = 0.8  # a window's cosine counts this much: a turn's own vector stays ahead of its neighbours' windows
+# A turn's windows are scaled by b / (b + SHORT_TURN), b the norm of its own text's token sum (its
+# passages' less its head's; WordLlama: "Nice!" 9.5, "Oh no, what happened?" 18, twenty words 70:
+# they keep 0.39, 0.55 and 0.82 of their windows). A short generic reply has little meaning of
+# its own, and its windows are its neighbours' meaning (PASSAGES.md §47, variant H; adr/0004;
+# 9 and 18 measured too: 9 lets "Oh no, what happened?" past the car turn, 18 loses the
+# Mexico reply's second place, tests/test_turn_windows.py).
+SHORT_TURN = 15.0
 # More turns written since the last state searched than this (or an eighth of the turns): every
 # window is made anew in one pass (numpy) rather than around each turn (a copied conversation, a
 # first index, a branch switch).
@@ -66,6 +77,20 @@ class TurnWindows:
         scores = (self.rows @ np.asarray(query, dtype=np.float32)).astype(np.float64)
         starts = np.flatnonzero(np.r_[True, self.notes[1:] != self.notes[:-1]])
         return self.notes[starts], np.maximum.reduceat(scores, starts)
+
+    def both(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(the notes that have a window, ascending; each one's best window score; its other
+        window's, ``-inf`` for a note of one window) — a turn has at most two (:data:`WINDOW_SPANS`)."""
+        if not len(self.notes):
+            empty = np.zeros(0, dtype=np.float64)
+            return self.notes, empty, empty
+        scores = (self.rows @ np.asarray(query, dtype=np.float32)).astype(np.float64)
+        starts = np.flatnonzero(np.r_[True, self.notes[1:] != self.notes[:-1]])
+        best = np.maximum.reduceat(scores, starts)
+        two = np.diff(np.r_[starts, len(scores)]) == 2  # a note's rows lie side by side: its two windows
+        other = np.full(len(starts), -np.inf)
+        other[two] = np.minimum(scores[starts[two]], scores[starts[two] + 1])
+        return self.notes[starts], best, other
 
 
 NO_WINDOWS = TurnWindows(np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
@@ -107,8 +132,16 @@ def window_rows(turn_chains: Sequence[Sequence[int]], sums: dict[int, np.ndarray
     head = (np.array([heads[label] for label in labels.tolist()], dtype=np.float64).reshape(len(labels), dimension)
             if heads is not None else np.zeros_like(own))
     given = own - head  # what a turn gives its neighbours' windows (the same subtraction, once a turn)
+    # A short turn's windows discounted by its own text's length (SHORT_TURN); with no head sums
+    # the text cannot be told from its head: no discount.
+    if heads is not None:
+        body = np.linalg.norm(given, axis=1)
+        discount = body / (body + SHORT_TURN)
+    else:
+        discount = np.ones(len(labels), dtype=np.float64)
     owners_parts: list[np.ndarray] = []
     totals_parts: list[np.ndarray] = []
+    discount_parts: list[np.ndarray] = []
     for before, after in WINDOW_SPANS:
         total, members = own.copy(), np.ones(len(labels), dtype=np.int64)
         for offset in (*range(-before, 0), *range(1, after + 1)):
@@ -121,12 +154,14 @@ def window_rows(turn_chains: Sequence[Sequence[int]], sums: dict[int, np.ndarray
             members += held
         owners_parts.append(labels[members > 1])
         totals_parts.append(total[members > 1])
+        discount_parts.append(discount[members > 1])
     owners = np.concatenate(owners_parts) if owners_parts else np.zeros(0, dtype=np.int64)
     if not len(owners):
         return TurnWindows(np.zeros(0, dtype=np.int64), np.zeros((0, dimension), dtype=np.float32))
     matrix = np.vstack(totals_parts)
     norms = np.linalg.norm(matrix, axis=1)
-    scaled = matrix / np.where(norms > 0, norms, 1.0)[:, None] * length_factors(matrix, prior)[:, None] * WINDOW_WEIGHT
+    weights = length_factors(matrix, prior) * np.concatenate(discount_parts) * WINDOW_WEIGHT
+    scaled = matrix / np.where(norms > 0, norms, 1.0)[:, None] * weights[:, None]
     order = np.argsort(owners, kind="stable")
     return TurnWindows(owners[order], scaled.astype(np.float32)[order])
 
@@ -252,6 +287,19 @@ class WindowBook:
         scores = (flat @ np.asarray(query, dtype=np.float32)).astype(np.float64).reshape(-1, 2)
         scores[~self._held] = -np.inf
         return self._labels[order], scores.max(axis=1)[order]
+
+    def both(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`TurnWindows.both`: (the turns that have a window, ascending; each one's best
+        window score; its other window's, ``-inf`` for a turn of one window)."""
+        order = self._ascending()
+        if not len(order):
+            empty = np.zeros(0, dtype=np.float64)
+            return np.zeros(0, dtype=np.int64), empty, empty
+        flat = self._rows.reshape(-1, self.dimension)
+        scores = (flat @ np.asarray(query, dtype=np.float32)).astype(np.float64).reshape(-1, 2)
+        scores[~self._held] = -np.inf
+        shown = scores[order]
+        return self._labels[order], shown.max(axis=1), shown.min(axis=1)
 
     # -- the chains
 
