@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .connection import Connection, chunks, placeholders
+
+if TYPE_CHECKING:  # numpy is loaded by a search or a write of turns, not by `check` (tests/test_cli.py)
+    import numpy as np
 
 
 class TurnHeadStore:
@@ -26,6 +28,8 @@ class TurnHeadStore:
 
     def put(self, heads: Sequence[tuple[int, str, np.ndarray]]) -> None:
         """Store each (turn label, head hash, head sum) at a new seq (OR REPLACE: a new row)."""
+        import numpy as np
+
         self.db.executemany("INSERT OR REPLACE INTO turn_heads (label, head_hash, vector) VALUES (?, ?, ?)",
                             [(int(label), digest, np.asarray(vector, dtype=np.float32).tobytes())
                              for label, digest, vector in heads])
@@ -73,6 +77,8 @@ class TurnHeadStore:
                 blobs.append(blob)
         if not held:
             return {}
+        import numpy as np
+
         # One conversion for them all (a row at a time was a third of a new process's windows).
         matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(held), -1).astype(np.float64)
         return dict(zip(held, matrix, strict=True))
@@ -98,4 +104,6 @@ class TurnHeadStore:
 
 
 def _vector(blob: bytes) -> np.ndarray:
+    import numpy as np
+
     return np.frombuffer(blob, dtype=np.float32).astype(np.float64)
