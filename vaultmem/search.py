@@ -1019,9 +1019,10 @@ class Searcher:
         alive = sorted((set_aside(item, paths[item.label], slope) for item in fused if item.label in paths),
                        key=lambda item: (-item.value, paths[item.label]))
         placed = originals_first(alive, lambda item: paths[item.label], self._copy_of_text)
-        alive, answer_size = self._successors_first(placed, k)
+        alive, answer_size, standing_in = self._successors_first(placed, k)
         was = {item.label: place for place, item in enumerate(placed)}
-        by_succession = frozenset(item.label for place, item in enumerate(alive[:answer_size]) if place < was[item.label])
+        by_succession = frozenset(item.label for place, item in enumerate(alive[:answer_size])
+                                  if place < was[item.label] and item.label in standing_in)
         alive = _scored_in_order(alive)
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
@@ -1072,25 +1073,28 @@ class Searcher:
         count, term = min(held)
         return term if count < limit else None
 
-    def _successors_first(self, ranked: list[Fused], k: int) -> tuple[list[Fused], int]:
+    def _successors_first(self, ranked: list[Fused], k: int) -> tuple[list[Fused], int, frozenset[int]]:
         """``ranked`` with, among its first ``k`` (the answer), each note above the notes it
         supersedes (supersede.successors_first), and the successor of a retired note of the answer
         brought into it when it ranked lower (supersede.with_successors). One look-up of the notes
         that list the answer's notes in ``supersedes`` (k labels); a second, of the pairs among the
         answer and those successors, only when the pool holds one. A retired note is expired, so
         only a search with ``include_expired`` (or as of an earlier instant) holds both. With the answer's length:
-        ``k``, or more when ``k`` cannot hold a retired note and its successor."""
+        ``k``, or more when ``k`` cannot hold a retired note and its successor; and the successors
+        of the answer that stand above a note of it they replace (:func:`_above_replaced`)."""
         if k < 1 or len(ranked) < 2:
-            return ranked, k
+            return ranked, k, frozenset()
         pool = {item.label for item in ranked}
         # No note supersedes a note of the answer (nearly every query): one look-up of k labels.
         successors = {successor for successor, _ in self.store.notes.listed_by([item.label for item in ranked[:k]], SUPERSEDES)
                       if successor in pool}
         if not successors:
-            return ranked, k
+            return ranked, k, frozenset()
         replacing = self.store.notes.replacing([item.label for item in ranked[:k]] + sorted(successors), SUPERSEDES)
         answer, rest = with_successors(ranked, k, replacing, lambda item: item.label)
-        return [*_standing_in(successors_first(answer, replacing, lambda item: item.label), replacing), *rest], max(len(answer), k)
+        placed = successors_first(answer, replacing, lambda item: item.label)
+        above = _above_replaced(placed, replacing)
+        return [*_standing_in(placed, above), *rest], max(len(answer), k), frozenset(above)
 
     def judge_answer(self, found: Candidates, best_score: float | None) -> Verdict:
         """Whether the answer whose first hit is ``found.fused[0]`` (scoring ``best_score``;
@@ -1653,19 +1657,32 @@ def _word_in(word: str, text: str) -> bool:
     return bool(stem) and re.search(r"(?<!\w)" + re.escape(stem), text) is not None
 
 
-def _standing_in(answer: list[Fused], replacing: Iterable[tuple[int, int]]) -> list[Fused]:
+def _above_replaced(answer: list[Fused], replacing: Iterable[tuple[int, int]]) -> dict[int, list[int]]:
+    """Each successor of ``answer`` that stands above notes of it it replaces → those notes. A
+    successor ranked under the note it replaces (a loop written by hand: A supersedes B and B
+    supersedes A) stands in for nothing: lifted to that note's score, it showed B — which the
+    query barely named — at A's score, and explain said "ranked right above it" of a note ranked
+    under it (s42 review)."""
+    place = {item.label: index for index, item in enumerate(answer)}
+    above: dict[int, list[int]] = {}
+    for successor, old in replacing:
+        if successor in place and old in place and place[successor] < place[old]:
+            above.setdefault(successor, []).append(old)
+    return above
+
+
+def _standing_in(answer: list[Fused], above: Mapping[int, Sequence[int]]) -> list[Fused]:
     """``answer`` (successors already placed above the notes they replace) with each successor
-    valued at least as the best note of the answer it replaces: it stands in for that note. The
+    valued at least as the best note of the answer it stands above and replaces (``above``:
+    :func:`_above_replaced`): it stands in for that note. The
     scores are kept in order (:func:`_scored_in_order`), and a successor the query barely names
     pulled the note the query found down to its own value: ``recall("Priya morning meetings",
     include_expired=true)`` showed the retired note saying exactly that at 0.06 — under the
     successor's 0.06 — and called the answer "confident: the best score is 0.06" (a trial)."""
     value = {item.label: item.value for item in answer}
-    lifted = dict(value)
-    for successor, old in replacing:
-        if successor in value and old in value and successor != old:
-            lifted[successor] = max(lifted[successor], value[old])
-    return [item if lifted[item.label] == item.value else replace(item, value=lifted[item.label]) for item in answer]
+    lifted = {successor: max([value[successor], *(value[old] for old in olds)]) for successor, olds in above.items()}
+    return [item if lifted.get(item.label, item.value) == item.value else replace(item, value=lifted[item.label])
+            for item in answer]
 
 
 def _scored_in_order(ranked: list[Fused]) -> list[Fused]:

@@ -232,8 +232,9 @@ def with_successors(ranked: Sequence[T], k: int, replacing: Iterable[tuple[int, 
     """The answer (``k`` of ``ranked``) and the rest, with the successor of each retired note of the
     answer brought into it from lower in ``ranked`` (``replacing``: (successor, replaced) label
     pairs): of a chain, the newest of ``ranked``. Room is made by leaving out the lowest-ranked
-    notes that are neither such a successor nor the note it replaces; when the pairs alone hold
-    more than ``k`` notes (``k`` = 1), the answer holds them all: a history question ("what was
+    notes that are neither such a successor nor the note it replaces, nor ranked above the first
+    retired note whose successor comes in; when those are too few (``k`` = 1), the answer holds
+    them all: a history question ("what was
     her old address", ``k`` = 1) is answered by the retired note, which the query earned, beside
     the note that replaced it — not by the new fact alone.
 
@@ -250,7 +251,11 @@ def with_successors(ranked: Sequence[T], k: int, replacing: Iterable[tuple[int, 
         return answer, list(ranked[k:])
     kept_olds = {old for successor, old in pairs if successor in newest}
     chosen = [*answer, *pulled]
-    protected = {label_of(item) for item in pulled} | kept_olds
+    # A note ranked above every retired note whose successor comes in gives no room: it is the
+    # query's best answer and owes nothing to the pair. Left out, recall(k=2) of a top hit and a
+    # retired second answered with the pair alone, while k=1 kept the top hit (s42 review).
+    first_old = min(index for index, item in enumerate(answer) if label_of(item) in kept_olds)
+    protected = {label_of(item) for item in [*pulled, *answer[:first_old]]} | kept_olds
     while len(chosen) > k and (last := next((item for item in reversed(chosen) if label_of(item) not in protected), None)) is not None:
         chosen.remove(last)
     chosen_labels = {label_of(item) for item in chosen}
@@ -339,6 +344,11 @@ def _word(raw: str) -> _Word:
     folded = raw.casefold().replace("\u2019", "'")
     base = folded[:-2] if folded.endswith("'s") else folded
     form = base[:-1] if len(base) > 3 and base.endswith("s") and not base.endswith("ss") and not base[-2].isdigit() else base
+    if folded.endswith("n't") or folded == "cannot":
+        # "isn't" is "is not" (its verb a filler): compared as written, "She isn't vegetarian."
+        # superseded by "She is not vegetarian." was listed as unsaid, as was every contraction
+        # an agent wrote out or drew together (s42 review).
+        form = "not"
     return _Word(form, folded in _FILLER_WORDS or base in _FILLER_WORDS, folded in _TURNING_WORDS,
                  raw[0].isdigit() or raw[0] == "-" or raw[0].isupper())
 
