@@ -311,6 +311,19 @@ def test_a_first_line_of_dashes_over_no_frontmatter_is_no_problem(text: str) -> 
 LEADS_SECTION = "## Leads Log\n\nSee [leads-log.md](leads-log.md) for chronological lead entries.\n"
 
 
+@pytest.mark.parametrize("blank", ["- Who:\n- Notes:", "- [ ] ", "- ", "Mood::\n\n---"],
+                         ids=["labels to fill in", "empty task", "empty item", "inline field and rule"])
+def test_a_templates_sections_left_to_fill_in_are_no_section_appended_in_a_loop(blank: str) -> None:
+    # s42 review: a day's template with three `### Meeting` sections over `- Who:` / `- Notes:`
+    # was said "appended in a loop (an agent, a script)", with a fix to delete two of them.
+    text = "# 2026-12-03\n\n## Meetings\n\n" + "".join(f"### Meeting\n{blank}\n\n" for _ in range(3)) + "## Journal\n\nQuiet.\n"
+    assert parse(text, "Daily/2026-12-03.md").problems == ()
+    # Filled in alike three times, they are a loop's again.
+    filled = "".join(f"### Meeting\n{blank.replace(':', ': Ana')} Ana called.\n\n" for _ in range(3))
+    [problem] = parse(filled, "Daily/2026-12-03.md").problems
+    assert "appended it in a loop" in problem.message
+
+
 def test_a_section_appended_in_a_loop_is_a_problem_naming_its_lines() -> None:
     # A real vault's project note (b-hornsby/obsidian-vault, nodes/projects/garage-flipping.md)
     # ended with the same section 512 times, 44 KB of it: check said nothing.

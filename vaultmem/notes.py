@@ -370,7 +370,9 @@ from .spelled_days import value_date
 #     to date around the turns written only (turn_windows.WindowBook). Nothing else is embedded again.
 # 130: a heading with no text under it repeated three times or more in a row is no repeated-section problem
 #     (notes.repeated_section_problems: empty `## Notes` headings to fill in). Nothing is embedded again.
-READER_VERSION = "130"
+# 131: nor is a heading over only blanks to fill in (`- Who:`, `- [ ] `, `Mood::`) repeated so (a day's template's
+#     three `### Meeting` sections). Nothing is embedded again.
+READER_VERSION = "131"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -657,6 +659,10 @@ def parse_note(relative: str, raw: bytes) -> Note:
 REPEATED_SECTIONS = 3
 _HEADING_LINE = re.compile(r"^#{1,6}[ \t]", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)
+# A line of a template's section left to fill in: blank, a list item or a task with nothing in it
+# (`- `, `- [ ] `), a label waiting for its value (`- Who:`, `Mood::`), a rule.
+_TEMPLATE_BLANK_LINE = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,3}[.)])(?:[ \t]+|$))?(?:\[[ xX]?\](?:[ \t]+|$))?"
+                                  r"(?:[^:\n]{1,40}::?)?[ \t]*|[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*")
 
 
 def repeated_section_problems(relative: str, body: str, body_line: int) -> list[Problem]:
@@ -680,7 +686,9 @@ def repeated_section_problems(relative: str, body: str, body_line: int) -> list[
             continue
         # A heading with no text under it, repeated, is a template's or a person's empty heading
         # (`## Notes` once a day to fill in): a heading alone is what a person repeats (review, s41).
-        if index - first >= REPEATED_SECTIONS and "\n" in sections[first]:
+        # So is one over blanks to fill in (`### Meeting` / `- Who:` / `- Notes:` three times in
+        # a day's template): said "appended in a loop" with a fix to delete them (review, s42).
+        if index - first >= REPEATED_SECTIONS and not _left_to_fill_in(sections[first]):
             if fences is None:
                 fences = [match.start() for match in _FENCE_LINE.finditer(body)]
             if bisect.bisect_left(fences, starts[first]) % 2:
@@ -691,6 +699,12 @@ def repeated_section_problems(relative: str, body: str, body_line: int) -> list[
                                       sections[first])]
         first = index
     return []
+
+
+def _left_to_fill_in(section: str) -> bool:
+    """Does ``section`` (a heading and the lines under it) hold nothing under its heading but
+    blanks a template leaves to fill in (:data:`_TEMPLATE_BLANK_LINE`)?"""
+    return all(_TEMPLATE_BLANK_LINE.fullmatch(line) for line in section.split("\n")[1:])
 
 
 def _repeated_problem(relative: str, body: str, body_line: int, offsets: tuple[int, int, int], times: int,
