@@ -300,8 +300,13 @@ def test_revise_refuses_to_write_a_frontmatter_above_one_whose_first_line_is_dam
         "|---|---|\n| a | b |\n",  # a table's delimiter row
         "--- Chapter one ---\nlayer: L3\ntags: x\n---\n",  # words on the line: a heading of dashes
         "-----\n\nlayer: L3\ntags: x\n---\n",  # a blank line under the rule: a paragraph
+        # s42 review: a rule over keys of the note's own and a `---` (a recipe's, a quiz's, a
+        # letter's) was a damaged frontmatter, its fix turning the note's text into properties.
+        "----\nServes: 4\nTime: 20 min\n---\n\nMix the flour.\n",
+        "-----\nQ: Capital of Peru?\nA: Lima\n---\nQ: Capital of Chile?\n",
+        "----\nTo: Ana\nFrom: Bob\n---\nHi Ana,\n",
     ],
-    ids=["intact rule", "rule over prose", "table row", "words on the line", "blank line under"],
+    ids=["intact rule", "rule over prose", "table row", "words on the line", "blank line under", "recipe", "quiz", "letter"],
 )
 def test_a_first_line_of_dashes_over_no_frontmatter_is_no_problem(text: str) -> None:
     note = parse(text)

@@ -372,7 +372,9 @@ from .spelled_days import value_date
 #     (notes.repeated_section_problems: empty `## Notes` headings to fill in). Nothing is embedded again.
 # 131: nor is a heading over only blanks to fill in (`- Who:`, `- [ ] `, `Mood::`) repeated so (a day's template's
 #     three `### Meeting` sections). Nothing is embedded again.
-READER_VERSION = "131"
+# 132: a first line of dashes not exactly `---` (`----`, `|---`) over keys none of which a frontmatter holds
+#     (`Serves: 4`, `Time: 20 min`) and a `---` is a rule over text, no damaged frontmatter. Nothing is embedded again.
+READER_VERSION = "132"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1264,7 +1266,10 @@ def _damaged_opening(relative: str, text: str) -> list[Problem] | None:
     fence = text[:line_end]
     if not _DAMAGED_OPENING.fullmatch(fence) or fence.lstrip(BOM).rstrip(" \t\r") == "---":
         return None  # not a fence, or an intact one: find_frontmatter's, or a rule over prose
-    found = _block_under(text, line_end + 1, 1, always_under_text=False)
+    # A key a frontmatter holds (type, tags, status …), not any two: a line of dashes over a
+    # recipe's `Serves: 4` / `Time: 20 min` or a quiz's `Q:` / `A:` and a `---` is a rule over the
+    # note's text, and the fix to make it `---` turned that text into properties (review, s42).
+    found = _block_under(text, line_end + 1, 1, always_under_text=True)
     if found is None:
         return None
     _, last, keys, _ = found
