@@ -803,6 +803,7 @@ class Searcher:
         date says how many notes it left out for having no date (a filter that leaves out
         what it cannot judge says so)."""
         hits = self._verified(query, k, eligibility)
+        self._absent_successors(hits, eligibility)
         if k > 0 and query.strip():
             hits.warnings.extend(self._date_warnings(len(hits), k, eligibility))
             hits.warnings.extend(self._tag_warnings(len(hits), eligibility))
@@ -1601,6 +1602,36 @@ class Searcher:
         successors = self.store.notes.by_name_entry(row.id, (SUPERSEDES,))
         return [f"superseded by {successor.id} ({successor.path})" for successor, _ in successors
                 if successor.label != row.label]
+
+    def _absent_successors(self, hits: Sequence[Hit], eligibility: Eligibility) -> None:
+        """A retired hit whose successor the answer does not hold says so, and why: the filters
+        leave it out (which ones), or the query matched it too little to rank. Was: ``recall(…,
+        include_expired=true, tags=["kids"])`` showed the retired note's "superseded by X" with X,
+        tagged otherwise, nowhere in the answer — the warning read as if X were beside it. The
+        filter is kept: a hit outside it would break what the agent asked for (adr/0019 addendum,
+        "A successor the filters leave out")."""
+        held = {hit.id for hit in hits}
+        for hit in hits:
+            if not hit.expired:
+                continue
+            for successor, _ in self.store.notes.by_name_entry(hit.id, (SUPERSEDES,)):
+                shown = f"superseded by {successor.id} ({successor.path})"
+                if successor.id in held or successor.label is None or shown not in hit.warnings:
+                    continue
+                hit.warnings[hit.warnings.index(shown)] = f"{shown}, which this answer does not hold: {self._left_out_by(successor.label, eligibility)}; get {successor.id} reads it"
+
+    def _left_out_by(self, label: int, eligibility: Eligibility) -> str:
+        """Why a note is not in an answer: the filters that leave it out, each named, or its rank."""
+        alone = {"layers": replace(eligibility, tags=(), since_us=None, until_us=None, include_expired=True),
+                 "tags": replace(eligibility, layers=(), since_us=None, until_us=None, include_expired=True),
+                 "since/until": replace(eligibility, layers=(), tags=(), include_expired=True)}
+        named = {"layers": f"layers ({', '.join(eligibility.layers)})", "tags": f"tags ({', '.join(eligibility.tags)})",
+                 "since/until": "since/until (its date is outside them, or it has none)"}
+        failing = [named[name] for name, only in alone.items()
+                   if only.filters and label not in self.store.notes.eligible_labels([label], only)]
+        if failing:
+            return f"this search's {' and '.join(failing)} leave it out"
+        return "the query matched it too little to rank among the notes this answer was drawn from"
 
     def file_warnings(self, row: NoteRow) -> list[str]:
         """What a hit of the note warns of its file, whatever the query and the time: its problems
