@@ -54,7 +54,7 @@ from .cjk import (
     width_folded,
 )
 from .combining import WORD
-from .confidence import Evidence, Verdict, asks_first_holds, asks_word_weights, judge, word_weight
+from .confidence import Evidence, Verdict, asks_first_holds, asks_standing_out, asks_word_weights, judge, word_weight
 from .config import CONFIG_FILE
 from .dating import (
     DEFAULT_DATE_PROPERTIES,
@@ -1107,13 +1107,22 @@ class Searcher:
                             first_by_meaning=rank == 1, first_similarity=similarity,
                             meaning_floor=self.embedder.meaning_floor, first_meaning_rank=rank,
                             by_first_letters=tuple(word for word in found.prefix_words if word not in found.stem_words),
-                            asked=found.asked)
-        weighs = asks_word_weights(evidence)
+                            asked=found.asked, next_score=self._next_score(found, first))
+        weighs = asks_word_weights(evidence) or asks_standing_out(evidence)
         if first is not None and (weighs or asks_first_holds(evidence)):
             evidence = replace(evidence, first_holds=self._words_held(found, first.label))
         if first is not None and weighs:
             evidence = replace(evidence, word_weights=self._word_weights(found))
         return judge(evidence)
+
+    def _next_score(self, found: Candidates, first: Fused | None) -> float | None:
+        """The score of the answer's hit after ``first`` (confidence rule 8), or None."""
+        if first is None:
+            return None
+        place = next((place for place, item in enumerate(found.fused) if item.label == first.label), None)
+        if place is None or place + 1 >= len(found.fused):
+            return None
+        return found.score(found.fused[place + 1], self.embedder.score_calibration)
 
     def _without_pieces(self, found: Candidates, label: int, similarity: float, rank: int | None) -> tuple[float, int | None]:
         """The first hit's score and rank on the meaning side as the confidence rules were measured
