@@ -184,14 +184,14 @@ def test_the_day_before_yesterday_is_two_days_back_in_each_language_and_in_engli
 
 
 def test_accents_case_and_hyphens_do_not_matter_and_every_table_is_read_at_once() -> None:
-    for said in ("La Semaine Derniere", "la_semana_pasada", "LETZTE WOCHE", "Avant hier", "semana-passada"):
+    for said in ("La Semaine Derniere", "la_semana_pasada", "LETZTE WOCHE", "Avant hier", "semana-passada", "W zeszlym tygodniu"):
         assert days_said(said, NOW_TIME) == days_said("last week" if "hier" not in said.lower() else "day before yesterday",
                                                       NOW_TIME), said
     weekdays = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
     assert set(PERIOD_WORDS.values()) <= {"today", "yesterday", "tomorrow", "day before yesterday", "day after tomorrow",
                                           *(f"{which} {unit}" for which in ("this", "last", "next")
                                             for unit in ("week", "month", "year", *weekdays))}
-    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr", "ru", "uk"}
+    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr", "ru", "uk", "pl"}
 
 
 @pytest.mark.parametrize("unknown", ["hace poco", "la semaine", "neulich", "récemment", "semana"])
