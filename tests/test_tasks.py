@@ -792,3 +792,10 @@ def test_tasks_due_in_words_are_listed_by_their_day_against_the_notes_own_date(t
         ("2026-12-02.md", "renew passport (due: 5 Dec)", "2026-12-05"),
         ("Tasks.md", "pay rent due 2026-12-05", "2026-12-05"),
     ]
+    # The undated one is listed with no due day, and the answer says why and how to give it one.
+    listed = json.loads(run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00").stdout)
+    assert [(task["path"], task["dates"].get("due")) for task in listed["tasks"]][-1] == ("Tasks.md", None)
+    assert listed["warnings"] == [
+        "Tasks.md:2 says 'by Friday', which is no day without the day it was written: a weekday or a day without its "
+        "year is read against its note's date (a `date:` property, a day in the file name or a `created:` stamp), and "
+        "its note has none — give the note one, or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]

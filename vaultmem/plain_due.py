@@ -45,6 +45,21 @@ def plain_due(rest: str, anchor: Callable[[], date | None]) -> date | None:
     return None
 
 
+def undated_due_words(rest: str) -> str | None:
+    """The words of ``rest`` that say a due day only the day they were written can place (``by
+    Friday``, ``due: 5 Dec``), when no day in full follows a due word; else None. What a task list
+    names when such a task has no due day (its note has no date): it is not left silently undated."""
+    for keyword in _KEYWORD.finditer(rest):
+        said = rest[keyword.end():]
+        if _absolute(said) is not None:
+            return None
+        if _relative(said, lambda: date.min) is not None:
+            weekday = _WEEKDAY.match(said)
+            found = weekday if weekday is not None else _MONTH_DAY.match(said)
+            return (keyword.group() + (found.group() if found is not None else "")).strip()
+    return None
+
+
 def _absolute(said: str) -> date | None:
     """A day ``said`` opens with that needs no other: ISO, or in words with its year."""
     iso = _ISO_DAY.match(said)
