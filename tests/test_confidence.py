@@ -4,6 +4,7 @@ agent may read as an answer. Search and explain apply it (tests/test_search.py, 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from dataclasses import replace
 
 import pytest
@@ -141,3 +142,57 @@ def test_a_one_word_query_held_only_by_its_first_letters_is_not_confident_unless
 def test_first_letters_alone_stay_confident_when_anything_else_backs_them(change: dict[str, object]) -> None:
     evidence = replace(FIRST_LETTERS, **change)  # type: ignore[arg-type]
     assert judge(evidence).confident is True
+
+
+# s42: "how terse should replies be" on a vault whose preference says "Keep answers short": the first
+# hit "Lars replies to Slack messages …" holds "replies" only, the meaning side's first at 0.31 (just
+# above its 0.20 floor, for the shared word), and another note saying "replies" scores 0.27 beside its
+# 0.31 — read confident, the preference nowhere in the answer.
+ALIKE = Evidence(best_score=0.31, words=("terse", "replies"), any_word_held=True, every_word=False, named=False,
+                 common_only=False, first_by_meaning=True, first_holds=("replies",), first_similarity=0.31,
+                 meaning_floor=0.2, word_weights=(6.0, 3.9), first_meaning_rank=1, next_score=0.27)
+
+
+def test_a_first_hit_holding_one_word_only_just_near_and_not_standing_out_is_not_confident() -> None:
+    from vaultmem.confidence import ALIKE_WARNING, asks_standing_out
+
+    assert asks_standing_out(ALIKE) is True
+    verdict = judge(ALIKE)
+    assert verdict.confident is False
+    assert verdict.warning == ALIKE_WARNING.format(held="one (replies)", count=2, ratio=0.27 / 0.31)
+    assert "does not stand out" in verdict.why
+
+
+@pytest.mark.parametrize("change", [
+    {"next_score": 0.1},  # it stands out above the next hit: "who wrote Out of Control" (0.81, then 0.11)
+    {"next_score": None},  # the only hit
+    {"first_similarity": 0.4},  # near in meaning beyond the shared word
+    {"first_holds": ("terse", "replies")},  # it holds both
+    {"word_weights": (3.0, 6.0)},  # the word it holds is most of what the query says
+    {"every_word": True},  # some note holds every word
+    {"named": True},
+    {"meaning_floor": None},  # an embedder whose scale nobody measured
+])
+def test_a_first_hit_holding_one_word_stays_confident_when_it_stands_out_or_anything_else_backs_it(
+        change: dict[str, object]) -> None:
+    evidence = replace(ALIKE, **change)  # type: ignore[arg-type]
+    assert judge(evidence).confident is True, judge(evidence).why
+
+
+def test_a_preference_asked_in_other_words_is_not_answered_confidently_by_a_note_sharing_one_word(
+        sample_vault: Path, wordllama: object) -> None:
+    # s42, reproduced on the sample vault with the real embedder: the wrong note read confident.
+    from vaultmem import Vault
+
+    now = "2026-12-02T12:00:00+00:00"
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        vault.remember("Keep answers short.", layer="L4", now=now)
+        vault.remember("Lars replies to Slack messages within an hour.", layer="L3", now=now)
+        vault.remember("Email replies to the landlord go through Rui.", layer="L3", now=now)
+        hits = vault.search("how terse should replies be", k=3, now=now)
+        assert hits[0].path == "memories/lars-replies-to-slack-messages-within-an-hour.md"
+        assert hits.confident is False and any("is only just near it in meaning" in warning for warning in hits.warnings)
+        # The right answer asked in its own words stays confident.
+        right = vault.search("how long should my answers be", k=3, now=now)
+        assert right[0].path == "memories/keep-answers-short.md" and right.confident is True

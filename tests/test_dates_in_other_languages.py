@@ -184,14 +184,14 @@ def test_the_day_before_yesterday_is_two_days_back_in_each_language_and_in_engli
 
 
 def test_accents_case_and_hyphens_do_not_matter_and_every_table_is_read_at_once() -> None:
-    for said in ("La Semaine Derniere", "la_semana_pasada", "LETZTE WOCHE", "Avant hier", "semana-passada"):
+    for said in ("La Semaine Derniere", "la_semana_pasada", "LETZTE WOCHE", "Avant hier", "semana-passada", "W zeszlym tygodniu"):
         assert days_said(said, NOW_TIME) == days_said("last week" if "hier" not in said.lower() else "day before yesterday",
                                                       NOW_TIME), said
     weekdays = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
     assert set(PERIOD_WORDS.values()) <= {"today", "yesterday", "tomorrow", "day before yesterday", "day after tomorrow",
                                           *(f"{which} {unit}" for which in ("this", "last", "next")
                                             for unit in ("week", "month", "year", *weekdays))}
-    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr", "ru", "uk"}
+    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr", "ru", "uk", "pl"}
 
 
 @pytest.mark.parametrize("unknown", ["hace poco", "la semaine", "neulich", "récemment", "semana"])
@@ -361,6 +361,37 @@ def test_a_period_or_weekday_said_in_russian_or_ukrainian_is_the_bound_its_engli
     assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
     assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
     assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
+
+
+# Polish (s42; was refused as "neither a date nor a duration"): the adjective by the noun's gender and
+# case (w zeszłym tygodniu, zeszły tydzień; w zeszły piątek, w zeszłą środę), and ł typed as l.
+POLISH_SAID = {
+    "zeszły tydzień": "last week", "w zeszłym tygodniu": "last week", "w zeszlym tygodniu": "last week",
+    "W ubiegłym tygodniu": "last week", "w zeszłym miesiącu": "last month", "poprzedni miesiąc": "last month",
+    "w przyszłym tygodniu": "next week", "w przyszłym miesiącu": "next month", "w tym tygodniu": "this week",
+    "w tym roku": "this year", "w zeszłym roku": "last year", "wczoraj": "yesterday", "dzisiaj": "today",
+    "przedwczoraj": "day before yesterday", "jutro": "tomorrow", "w zeszły piątek": "last friday",
+    "w zeszłą środę": "last wednesday", "w ostatnią niedzielę": "last sunday", "w przyszły poniedziałek": "next monday",
+    "w następną sobotę": "next saturday", "w tę sobotę": "this saturday", "w ten czwartek": "this thursday",
+}
+
+
+@pytest.mark.parametrize(("said", "english"), POLISH_SAID.items())
+def test_a_period_or_weekday_said_in_polish_is_the_bound_its_english_words_are(said: str, english: str) -> None:
+    assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
+    assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
+    assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
+
+
+def test_a_polish_period_bounds_a_search_from_the_command_line(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "2026-11-25.md", "Swam on Wednesday.\n")  # last week's Wednesday
+    write_file(vault_dir, "2026-11-10.md", "Swam in early November.\n")
+    said = run_cli(vault_dir, "list", "--since", "w zeszłym tygodniu", "--as-of", NOW)
+    english = run_cli(vault_dir, "list", "--since", "last week", "--as-of", NOW)
+    assert said.exit_code == 0, said.stderr
+    assert "2026-11-25" in said.stdout and "2026-11-10" not in said.stdout, said.stdout
+    assert said.stdout == english.stdout
 
 
 @pytest.mark.parametrize(("month", "offered"), [("march", "'march 2026' or 2026-03"), ("mars", "'mars 2026' or 2026-03"),

@@ -555,9 +555,9 @@ def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_ta
                 "on a Saturday, this friday is yesterday), friday (a weekday alone: the last one, today included, for a "
                 "since bound or a done day; the next one for an until bound or a due day); or as "
                 "Chinese, Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese, "
-                "Italian, Turkish, Russian or Ukrainian do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, "
+                "Italian, Turkish, Russian, Ukrainian or Polish do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, "
                 "gestern, letzte Woche, letzten Freitag, ontem, ieri, dün, geçen cuma, вчера, в прошлую пятницу, минулої "
-                "п'ятниці), a day or "
+                "п'ятниці, wczoraj, w zeszłym tygodniu), a day or "
                 "month in words with its year, as a "
                 "daily note's name writes it (14 September 2026, September 2026, 15 марта 2024, март 2024), "
                 "or a duration back from now such as 7d or 2w")):

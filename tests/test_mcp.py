@@ -1716,3 +1716,27 @@ def test_recall_of_the_past_puts_the_replacing_note_first_and_remember_names_wha
             assert plain["unsaid"] == [] and "notice" not in plain  # nothing superseded: nothing said
 
     run(scenario)
+
+
+def test_a_retired_hit_whose_successor_the_tag_filter_leaves_out_says_so_and_why(vault_dir: Path, log: Path) -> None:
+    # s41's leftovers: recall(include_expired=true, tags=["kids"]) answered the retired "Tuesdays"
+    # note with "superseded by X" while X, tagged otherwise, was nowhere in the answer: the warning
+    # read as if the current fact were beside it. The filter holds (X is not brought in, it lacks
+    # the tag); the warning says X is not in the answer, which filter leaves it out, and how to read it.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            old = await served.call("remember", text="Priya's swim lessons are on Tuesdays at the Alvalade pool.",
+                                    layer="L3", tags=["kids"])
+            new = await served.call("remember", text="Priya's swim lessons moved to Thursdays at the Alvalade pool.",
+                                    layer="L3", tags=["sport"], supersedes=[old["id"]])
+            hits = (await served.call("recall", query="when are Priya's swim lessons", include_expired=True,
+                                      tags=["kids"]))["hits"]
+            assert [hit["path"] for hit in hits] == [old["path"]]
+            assert (f"superseded by {new['id']} ({new['path']}), which this answer does not hold: this search's tags "
+                    f"(kids) leave it out; get {new['id']} reads it") in hits[0]["warnings"], hits[0]["warnings"]
+            # Without the filter the successor is in the answer, and the warning says no more than before.
+            hits = (await served.call("recall", query="when are Priya's swim lessons", include_expired=True))["hits"]
+            assert [hit["path"] for hit in hits][:2] == [new["path"], old["path"]]
+            assert f"superseded by {new['id']} ({new['path']})" in hits[1]["warnings"], hits[1]["warnings"]
+
+    run(scenario)

@@ -42,6 +42,9 @@ def daily_vault(root: Path) -> Path:
     ("что было в прошлую пятницу", "last friday"),
     ("що я робив минулої п'ятниці", "last friday"),
     ("Вчора", "yesterday"),
+    # s42: Polish (was: no hint, and --since 'zeszły tydzień' refused).
+    ("co robiłem w zeszłym tygodniu", "last week"),
+    ("notatki z wczoraj", "yesterday"),
     # s40: a month with its year, in English and the languages whose month names notes are dated by.
     ("decisiones de agosto de 2026", "2026-08"),
     ("what did we decide in August 2026", "2026-08"),

@@ -791,3 +791,23 @@ def test_a_negation_written_out_or_drawn_together_is_a_rewording_not_an_unsaid_f
     # The negation still counts: one added or taken away is a changed fact.
     assert unsaid("She is vegetarian.", "She isn't vegetarian anymore.").statements == ("She is vegetarian.",)
     assert unsaid("Tom doesn't drive.", "Tom drives.").statements == ("Tom doesn't drive.",)
+
+def test_a_fact_reworded_with_its_when_or_where_moved_is_said(vault: Vault) -> None:
+    # s41's leftovers: "On Tuesdays Priya swims" superseded by "Priya swims on Tuesdays." was listed as
+    # unsaid — the words compared in order only — and the agent was asked to remember again what it
+    # had just written.
+    from vaultmem.supersede import unsaid
+
+    assert unsaid("On Tuesdays Priya swims.", "Priya swims on Tuesdays.").statements == ()
+    assert unsaid("In Lisbon, Maya works at Talkdesk.", "Maya works at Talkdesk in Lisbon.").statements == ()
+    assert unsaid("On Tuesdays Priya does not swim.", "Priya does not swim on Tuesdays.").statements == ()
+    # Not a free bag of words: a negation more, a word more, another day or the roles swapped stay unsaid.
+    assert unsaid("On Tuesdays Priya swims.", "Priya does not swim on Tuesdays.").statements == ("On Tuesdays Priya swims.",)
+    assert unsaid("On Mondays the meeting is at 9.", "The meeting is at 9:30 on Mondays.").statements == (
+        "On Mondays the meeting is at 9.",)
+    assert unsaid("On Tuesdays Priya swims.", "Priya swims on Thursdays.").statements == ("On Tuesdays Priya swims.",)
+    assert unsaid("Priya pays Sam.", "Sam pays Priya.").statements == ("Priya pays Sam.",)
+    # Through remember's answer too.
+    old = vault.remember("On Tuesdays Priya swims. Her coach is Rui.", layer="L3", now=NOW)
+    new = vault.remember("Priya swims on Tuesdays.", layer="L3", supersedes=[old.id], now=NOW)
+    assert [list(entry.statements) for entry in new.unsaid] == [["Her coach is Rui."]]

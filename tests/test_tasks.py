@@ -751,3 +751,51 @@ def test_a_page_of_sixteen_thousand_tasks_is_read_in_seconds_not_minutes() -> No
     assert boxed[-1].line == 3 + 2 * (count - 1) and boxed[-1].days == {"due": date(2022, 12, 15)}
     assert len(days) == count and days[-1].line == boxed[-1].line
     assert spent < 8, f"{spent:.1f} s of CPU for {count} tasks"
+
+
+def test_a_due_day_written_in_words_is_the_tasks_due_day() -> None:
+    # s41's leftovers: `- [ ] pay rent due 2026-12-05` had no due day — only 📅 and [due:: …] were read —
+    # so "what is due this week" left it out and `tasks` listed it last, undated.
+    from vaultmem.plain_due import plain_due
+
+    wednesday = date(2026, 12, 2)
+    [rent, passport, mum, phone, fields] = task_lines(
+        "- [ ] pay rent due 2026-12-05\n- [ ] renew passport (due: 5 Dec)\n- [ ] call mum by Friday\n"
+        "- [ ] call mum by phone\n- [ ] file taxes due 2026-12-01 📅 2026-12-20\n", anchor=lambda: wednesday)
+    assert rent.days == {"due": date(2026, 12, 5)} and rent.text == "pay rent due 2026-12-05"  # the words stay
+    assert passport.days == {"due": date(2026, 12, 5)}
+    assert mum.days == {"due": date(2026, 12, 4)}  # the first Friday on or after the day it was written
+    assert phone.days == {}
+    assert fields.days == {"due": date(2026, 12, 20)}  # the Tasks plugin's field wins
+    # A weekday or a day without its year needs the day it was written: without one, no due day is guessed.
+    assert [task.days for task in task_lines("- [ ] renew passport (due: 5 Dec)\n- [ ] call mum by Friday\n")] == [{}, {}]
+    assert plain_due("x deadline: 5 December 2026", lambda: None) == date(2026, 12, 5)
+    assert plain_due("x due Dec 5, 2027", lambda: None) == date(2027, 12, 5)
+    assert plain_due("finish by 2026-02-30", lambda: wednesday) is None  # no such day
+    assert plain_due("book the trip by 29 Feb", lambda: wednesday) == date(2028, 2, 29)
+    assert plain_due("send the deck by tomorrow", lambda: wednesday) == date(2026, 12, 3)
+
+
+def test_tasks_due_in_words_are_listed_by_their_day_against_the_notes_own_date(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "Tasks.md": "- [ ] pay rent due 2026-12-05\n- [ ] call mum by Friday\n",  # no date: Friday is no day
+        "2026-12-02.md": "- [ ] call mum by Friday\n- [ ] renew passport (due: 5 Dec)\n",  # a daily note: its day
+        "memo.md": "---\ncreated: 2026-12-02T10:00:00+00:00\n---\n- [ ] send the deck by tomorrow\n",
+    })
+    printed = run_cli(root, "tasks", "--json", "--due-since", "this week", "--due-until", "this week",
+                      "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    assert [(task["path"], task["text"], task["dates"]["due"]) for task in json.loads(printed.stdout)["tasks"]] == [
+        ("memo.md", "send the deck by tomorrow", "2026-12-03"),
+        ("2026-12-02.md", "call mum by Friday", "2026-12-04"),
+        ("2026-12-02.md", "renew passport (due: 5 Dec)", "2026-12-05"),
+        ("Tasks.md", "pay rent due 2026-12-05", "2026-12-05"),
+    ]
+    # The undated one is listed with no due day, and the answer says why and how to give it one.
+    listed = json.loads(run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00").stdout)
+    assert [(task["path"], task["dates"].get("due")) for task in listed["tasks"]][-1] == ("Tasks.md", None)
+    assert listed["warnings"] == [
+        "Tasks.md:2 says 'by Friday', which is no day without the day it was written: a weekday or a day without its "
+        "year is read against its note's date (a `date:` property, a day in the file name or a `created:` stamp), and "
+        "its note has none — give the note one, or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]

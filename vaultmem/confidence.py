@@ -37,6 +37,15 @@ An answer is **not confident** when:
    14 → 13; no question of the five sets is one such word.
    Two words or more so held are rule 5's: a note holding both forms is not a chance ("annemin
    ilacı" → "annemi … ilacını").
+8. no note holds every word of two or more, the first hit holds at most one of them and less
+   than half of what they say (weighed as in rule 6), the meaning side finds it only just near
+   (below :data:`JUST_NEAR` times the embedder's ``meaning_floor``) and the next hit scores at least
+   :data:`ALIKE_SHARE` of it (:data:`ALIKE_WARNING`): a note that shares one word with the question
+   as other notes do, and stands out neither by its words nor by its meaning — "how terse should
+   replies be" → "Lars replies to Slack messages …" (0.31; the next, another note saying "replies",
+   0.27) on a vault whose preference says "Keep answers short" (s42). Measured (benchmarks/PASSAGES.md,
+   "A first hit that does not stand out"): on the sets' own questions and the made-up, held-out and
+   foreign ones, see there.
 
 Otherwise it is confident. Said, never acted on: the hits and their order stay.
 """
@@ -85,6 +94,16 @@ NOT_NEAR_WARNING = ("no note matches this well: the first hit holds little of wh
                     "the nearest, not answers")
 
 
+# Rule 8: how near the meaning side must find a first hit holding one word, as a multiple of the
+# embedder's meaning_floor, for it to stand on its meaning (WordLlama: 0.2 → 0.35); and the share of
+# the first hit's score the next hit reaching it says the first does not stand out.
+JUST_NEAR = 1.75
+ALIKE_SHARE = 0.5
+ALIKE_WARNING = ("no note matches this well: the first hit holds {held} of the query's {count} words, is only just near it "
+                 "in meaning and the next hit scores {ratio:.0%} of it, so it may share a word with other notes without "
+                 "answering: the hits below are the nearest, not answers")
+
+
 def word_weight(rows_holding: int, rows: int) -> float:
     """How much a query's word says in a vault of ``rows`` passages, ``rows_holding`` of which
     hold it: BM25's inverse document frequency (ln((N + 1) / (n + 0.5)), never below 0). A word
@@ -111,6 +130,7 @@ class Evidence:
     by_first_letters: tuple[str, ...] = ()  # the words no note holds whole or by their stems, held by their first letters
     first_meaning_rank: int | None = None  # the meaning side's rank of the first hit; None: not among its candidates
     asked: tuple[tuple[str, ...], ...] = ()  # each word's full-text terms as the text side asked for it (search.Candidates.asked)
+    next_score: float | None = None  # the score of the hit after the first; None: no other hit
 
 
 @dataclass(frozen=True)
@@ -136,6 +156,18 @@ def asks_word_weights(evidence: Evidence) -> bool:
     if evidence.best_score is None or evidence.named or evidence.common_only or evidence.meaning_floor is None:
         return False
     return evidence.first_similarity is None or evidence.first_similarity < evidence.meaning_floor
+
+
+def asks_standing_out(evidence: Evidence) -> bool:
+    """Whether rule 8 may decide, so the first hit's words are worth looking up and the query's
+    weighing: the first hit only just near in meaning, and the next one close behind it."""
+    best, following, floor = evidence.best_score, evidence.next_score, evidence.meaning_floor
+    if best is None or following is None or floor is None or evidence.named or evidence.common_only:
+        return False
+    if len(evidence.words) < 2 or evidence.every_word or best <= 0.0:
+        return False
+    return (evidence.first_similarity is not None and evidence.first_similarity < floor * JUST_NEAR
+            and following >= best * ALIKE_SHARE)
 
 
 def held_share(evidence: Evidence) -> float | None:
@@ -182,6 +214,13 @@ def judge(evidence: Evidence) -> Verdict:
                               f"how rare each is in the vault; {', '.join(held) if held else 'none'} of "
                               f"{', '.join(evidence.words)}) and {_not_near(evidence)}",
                        NOT_NEAR_WARNING.format(share=share))
+    if share is not None and held is not None and asks_standing_out(evidence) and len(held) <= 1 and share < 0.5:
+        count, following = len(evidence.words), evidence.next_score or 0.0
+        shown = f"one ({held[0]})" if held else "none"
+        return Verdict(False, f"not confident: the first hit holds {shown} of the query's {count} words ({share:.0%} of what "
+                              f"they say), the meaning side scores it {evidence.first_similarity:.2f} (below "
+                              f"{JUST_NEAR} × {evidence.meaning_floor}) and the next hit scores {following:.2f} of its "
+                              f"{best:.2f}: it does not stand out", ALIKE_WARNING.format(held=shown, count=count, ratio=following / best))
     return Verdict(True, f"confident: {_confident_because(evidence, best)}")
 
 

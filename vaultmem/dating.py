@@ -1511,8 +1511,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
                          "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese, "
-                         "Italian, Turkish, Russian or Ukrainian do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, "
-                         "letzte Woche, letzten Freitag, ontem, ieri, dün, geçen cuma, вчера, в прошлую пятницу, минулої п'ятниці), "
+                         "Italian, Turkish, Russian, Ukrainian or Polish do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, "
+                         "letzte Woche, letzten Freitag, ontem, ieri, dün, geçen cuma, вчера, в прошлую пятницу, минулої п'ятниці, wczoraj, w zeszłym tygodniu), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:

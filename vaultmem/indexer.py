@@ -11,6 +11,7 @@ adr/0008): one worker thread that never touches SQLite.
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import stat as stat_module
@@ -19,6 +20,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -689,7 +691,16 @@ class Indexer:
         problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta), self.paths.daily.maker == "Logseq"), read_stat=stat)
+                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta), self.paths.daily.maker == "Logseq", self._task_anchor(note)), read_stat=stat)
+
+    def _task_anchor(self, note: Note) -> Callable[[], date | None]:
+        """The note's own day (its date, its name, its ``created``; not git's), asked only by a
+        task whose due day is a weekday or a day without its year (plain_due.py)."""
+        @functools.cache
+        def anchor() -> date | None:
+            found = note_date(note.meta, note.path, self.paths.daily, self.paths.dates, note.body)
+            return None if found is None else found.moment.date()
+        return anchor
 
     def _embed(self, pending: Sequence[_Pending], force: bool = False) -> int:
         """Give the items that need them their vectors; how many were embedded."""

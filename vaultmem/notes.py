@@ -374,7 +374,10 @@ from .spelled_days import value_date
 #     three `### Meeting` sections). Nothing is embedded again.
 # 132: a first line of dashes not exactly `---` (`----`, `|---`) over keys none of which a frontmatter holds
 #     (`Serves: 4`, `Time: 20 min`) and a `---` is a rule over text, no damaged frontmatter. Nothing is embedded again.
-READER_VERSION = "132"
+# 133: a task's due day written in words (`pay rent due 2026-12-05`, `(due: 5 Dec)`, `call mum by Friday`: the
+#     last two against the note's own day) is its due day when no 📅 or [due::] names one (plain_due.py).
+#     Nothing is embedded again.
+READER_VERSION = "133"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

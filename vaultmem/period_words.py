@@ -95,6 +95,40 @@ _TURKISH = {
     "bu yıl": "this year", "bu sene": "this year", "geçen yıl": "last year", "geçen sene": "last year",
     "gelecek yıl": "next year", "gelecek sene": "next year", "önümüzdeki yıl": "next year", "önümüzdeki sene": "next year",
 }
+# Polish declines its adjective by the noun's gender and case: ``w zeszłym tygodniu`` ("in last
+# week", how it is said), ``zeszły tydzień`` (its name); ``zeszły``, ``ubiegły``, ``poprzedni`` and
+# ``miniony`` all say "last", ``przyszły`` and ``następny`` "next". A ``ł`` typed as ``l`` on a keyboard
+# without it reads the same (:func:`phrase_key`).
+_POLISH_UNITS = (("week", "tydzień", "tygodniu"), ("month", "miesiąc", "miesiącu"), ("year", "rok", "roku"))
+_POLISH_WHICH = {"last": ("zeszły", "ubiegły", "poprzedni", "miniony"), "next": ("przyszły", "następny")}
+
+
+def _polish_periods() -> dict[str, str]:
+    """``w zeszłym tygodniu``, ``zeszły tydzień`` → ``last week`` …, and the days of one word."""
+    table = {"dziś": "today", "dzisiaj": "today", "wczoraj": "yesterday", "przedwczoraj": "day before yesterday",
+             "jutro": "tomorrow", "pojutrze": "day after tomorrow"}
+    for unit, nominative, locative in _POLISH_UNITS:
+        table[f"w tym {locative}"] = table[f"ten {nominative}"] = f"this {unit}"
+        for which, adjectives in _POLISH_WHICH.items():
+            for adjective in adjectives:
+                table[f"{adjective} {nominative}"] = f"{which} {unit}"
+                # zeszły → w zeszłym, poprzedni → w poprzednim: the locative adds -m (-ym after ł/y).
+                table[f"w {adjective.removesuffix('y')}ym {locative}" if adjective.endswith("y")
+                      else f"w {adjective}m {locative}"] = f"{which} {unit}"
+    return table
+
+
+def _polish_sayings(*adjectives: str) -> tuple[tuple[str, dict[str, str]], ...]:
+    """``w zeszły piątek`` / ``w zeszłą środę`` and ``zeszły piątek`` / ``zeszła środa`` for each
+    adjective: its feminine drops ``y`` (``zeszły`` → ``zeszłą``) and keeps ``i`` (``ostatni`` → ``ostatnią``)."""
+    def feminine(adjective: str, ending: str) -> str:
+        return adjective.removesuffix("y") + ending
+    return tuple(saying for adjective in adjectives for saying in (
+        ("w {a} {acc}", {"m": adjective, "f": feminine(adjective, "ą")}),
+        ("{a} {nom}", {"m": adjective, "f": feminine(adjective, "a")})))
+
+
+_POLISH = _polish_periods()
 # A weekday (``{d}``) with last, next or this, per language. ``{o}``, ``{e}``, ``{lo}``, ``{il}``: the
 # endings and articles that agree with the day's gender (:data:`_FEMININE`): Portuguese ``passado`` /
 # ``passada``, ``este`` / ``esta``; Italian ``scorso`` / ``scorsa``, ``lo scorso`` / ``la scorsa``.
@@ -148,6 +182,9 @@ _SLAVIC_DAYS: dict[str, tuple[tuple[str, str, str, str], ...]] = {
            ("f", "середа", "середу", "середи"), ("m", "четвер", "четвер", "четверга"),
            ("f", "п'ятниця", "п'ятницю", "п'ятниці"), ("f", "субота", "суботу", "суботи"),
            ("f", "неділя", "неділю", "неділі")),
+    "pl": (("m", "poniedziałek", "poniedziałek", ""), ("m", "wtorek", "wtorek", ""), ("f", "środa", "środę", ""),
+           ("m", "czwartek", "czwartek", ""), ("m", "piątek", "piątek", ""), ("f", "sobota", "sobotę", ""),
+           ("f", "niedziela", "niedzielę", "")),
 }
 # The sayings: {nom}, {acc}, {gen} the day's forms; the adjective by gender (m, f, n), each case.
 _SLAVIC_SAYINGS: dict[str, dict[str, tuple[tuple[str, dict[str, str]], ...]]] = {
@@ -168,6 +205,14 @@ _SLAVIC_SAYINGS: dict[str, dict[str, tuple[tuple[str, dict[str, str]], ...]]] = 
                  ("у {a} {acc}", {"m": "наступний", "f": "наступну"}), ("{a} {nom}", {"m": "наступний", "f": "наступна"})),
         "this": (("{a} {gen}", {"m": "цього", "f": "цієї"}), ("в {a} {acc}", {"m": "цей", "f": "цю"}),
                  ("у {a} {acc}", {"m": "цей", "f": "цю"}), ("{a} {nom}", {"m": "цей", "f": "ця"})),
+    },
+    # Polish: ``w zeszły piątek``, ``w zeszłą środę`` (the accusative), ``zeszły piątek``; ``w tę środę``
+    # and the spoken ``w tą środę``.
+    "pl": {
+        "last": _polish_sayings("zeszły", "ubiegły", "ostatni", "poprzedni", "miniony"),
+        "next": _polish_sayings("przyszły", "następny"),
+        "this": (("w {a} {acc}", {"m": "ten", "f": "tę"}), ("w {a} {acc}", {"m": "ten", "f": "tą"}),
+                 ("{a} {nom}", {"m": "ten", "f": "ta"})),
     },
 }
 _MASCULINE = {"o": "o", "e": "e", "lo": "lo", "il": "il"}
@@ -208,7 +253,8 @@ def _slavic_weekday_table(language: str) -> dict[str, str]:
 LANGUAGES = {"fr": _FRENCH | _weekday_table("fr"), "es": _SPANISH | _weekday_table("es"),
              "de": _GERMAN | _weekday_table("de"), "pt": _PORTUGUESE | _weekday_table("pt"),
              "it": _ITALIAN | _weekday_table("it"), "tr": _TURKISH | _weekday_table("tr"),
-             "ru": _RUSSIAN | _slavic_weekday_table("ru"), "uk": _UKRAINIAN | _slavic_weekday_table("uk")}
+             "ru": _RUSSIAN | _slavic_weekday_table("ru"), "uk": _UKRAINIAN | _slavic_weekday_table("uk"),
+             "pl": _POLISH | _slavic_weekday_table("pl")}
 _GAP = re.compile(r"[\s_-]+")
 
 
@@ -217,7 +263,7 @@ def phrase_key(text: str) -> str:
     a typographic apostrophe as ``'``."""
     # Turkish's dotless ı as i: `SALI` folds to `sali`, and a keyboard without ı types `sali` for `salı`.
     # Ukrainian's apostrophe as its keyboards type it (ʼ, U+02BC) too: п'ятниця, пʼятниця, п’ятниця are one word.
-    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'").replace("ʼ", "'").replace("ı", "i"))
+    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'").replace("ʼ", "'").replace("ı", "i").replace("ł", "l"))
     return _GAP.sub(" ", "".join(char for char in decomposed if not unicodedata.combining(char))).strip()
 
 
@@ -235,7 +281,10 @@ PERIOD_WORDS = _merged()  # "la semaine derniere" → "last week", "vorgestern" 
 # Single words of a period that are no other language's word here (Cyrillic: ``вчера``, ``вчора``):
 # a query's period hint reads them, as it reads phrases (query_periods.py). ``hier`` or ``morgen``
 # are not: French yesterday is German here, German tomorrow is morning.
-SINGLE_WORDS = frozenset(phrase_key(phrase) for table in (_RUSSIAN, _UKRAINIAN) for phrase in table if " " not in phrase)
+# Polish's ``wczoraj``, ``przedwczoraj``, ``pojutrze`` are no word of another language either; its
+# ``jutro`` and ``dziś`` are left out (``jutro`` is a name, a Croatian "morning" in a mixed vault).
+SINGLE_WORDS = frozenset(phrase_key(phrase) for table in (_RUSSIAN, _UKRAINIAN) for phrase in table if " " not in phrase) | {
+    "wczoraj", "przedwczoraj", "pojutrze"}
 
 
 def period_in_english(text: str) -> str | None:

@@ -54,7 +54,7 @@ from .cjk import (
     width_folded,
 )
 from .combining import WORD
-from .confidence import Evidence, Verdict, asks_first_holds, asks_word_weights, judge, word_weight
+from .confidence import Evidence, Verdict, asks_first_holds, asks_standing_out, asks_word_weights, judge, word_weight
 from .config import CONFIG_FILE
 from .dating import (
     DEFAULT_DATE_PROPERTIES,
@@ -803,6 +803,7 @@ class Searcher:
         date says how many notes it left out for having no date (a filter that leaves out
         what it cannot judge says so)."""
         hits = self._verified(query, k, eligibility)
+        self._absent_successors(hits, eligibility)
         if k > 0 and query.strip():
             hits.warnings.extend(self._date_warnings(len(hits), k, eligibility))
             hits.warnings.extend(self._tag_warnings(len(hits), eligibility))
@@ -1110,13 +1111,22 @@ class Searcher:
                             first_by_meaning=rank == 1, first_similarity=similarity,
                             meaning_floor=self.embedder.meaning_floor, first_meaning_rank=rank,
                             by_first_letters=tuple(word for word in found.prefix_words if word not in found.stem_words),
-                            asked=found.asked)
-        weighs = asks_word_weights(evidence)
+                            asked=found.asked, next_score=self._next_score(found, first))
+        weighs = asks_word_weights(evidence) or asks_standing_out(evidence)
         if first is not None and (weighs or asks_first_holds(evidence)):
             evidence = replace(evidence, first_holds=self._words_held(found, first.label))
         if first is not None and weighs:
             evidence = replace(evidence, word_weights=self._word_weights(found))
         return judge(evidence)
+
+    def _next_score(self, found: Candidates, first: Fused | None) -> float | None:
+        """The score of the answer's hit after ``first`` (confidence rule 8), or None."""
+        if first is None:
+            return None
+        place = next((place for place, item in enumerate(found.fused) if item.label == first.label), None)
+        if place is None or place + 1 >= len(found.fused):
+            return None
+        return found.score(found.fused[place + 1], self.embedder.score_calibration)
 
     def _without_pieces(self, found: Candidates, label: int, similarity: float, rank: int | None) -> tuple[float, int | None]:
         """The first hit's score and rank on the meaning side as the confidence rules were measured
@@ -1605,6 +1615,36 @@ class Searcher:
         successors = self.store.notes.by_name_entry(row.id, (SUPERSEDES,))
         return [f"superseded by {successor.id} ({successor.path})" for successor, _ in successors
                 if successor.label != row.label]
+
+    def _absent_successors(self, hits: Sequence[Hit], eligibility: Eligibility) -> None:
+        """A retired hit whose successor the answer does not hold says so, and why: the filters
+        leave it out (which ones), or the query matched it too little to rank. Was: ``recall(…,
+        include_expired=true, tags=["kids"])`` showed the retired note's "superseded by X" with X,
+        tagged otherwise, nowhere in the answer — the warning read as if X were beside it. The
+        filter is kept: a hit outside it would break what the agent asked for (adr/0019 addendum,
+        "A successor the filters leave out")."""
+        held = {hit.id for hit in hits}
+        for hit in hits:
+            if not hit.expired:
+                continue
+            for successor, _ in self.store.notes.by_name_entry(hit.id, (SUPERSEDES,)):
+                shown = f"superseded by {successor.id} ({successor.path})"
+                if successor.id in held or successor.label is None or shown not in hit.warnings:
+                    continue
+                hit.warnings[hit.warnings.index(shown)] = f"{shown}, which this answer does not hold: {self._left_out_by(successor.label, eligibility)}; get {successor.id} reads it"
+
+    def _left_out_by(self, label: int, eligibility: Eligibility) -> str:
+        """Why a note is not in an answer: the filters that leave it out, each named, or its rank."""
+        alone = {"layers": replace(eligibility, tags=(), since_us=None, until_us=None, include_expired=True),
+                 "tags": replace(eligibility, layers=(), since_us=None, until_us=None, include_expired=True),
+                 "since/until": replace(eligibility, layers=(), tags=(), include_expired=True)}
+        named = {"layers": f"layers ({', '.join(eligibility.layers)})", "tags": f"tags ({', '.join(eligibility.tags)})",
+                 "since/until": "since/until (its date is outside them, or it has none)"}
+        failing = [named[name] for name, only in alone.items()
+                   if only.filters and label not in self.store.notes.eligible_labels([label], only)]
+        if failing:
+            return f"this search's {' and '.join(failing)} leave it out"
+        return "the query matched it too little to rank among the notes this answer was drawn from"
 
     def file_warnings(self, row: NoteRow) -> list[str]:
         """What a hit of the note warns of its file, whatever the query and the time: its problems

@@ -412,9 +412,21 @@ class _Rewordings:
                 rarest = places
         # A sentence that negates more than the statement does says something else, wherever the
         # negation stands: "She is not vegetarian anymore." does not say "She is vegetarian."
-        return rarest is not None and any(_holds_in_order(self.sentences[number], wanted)
-                                          and sum(word.turning for word in self.sentences[number]) <= negations
-                                          for number in rarest)
+        return rarest is not None and any(
+            (_holds_in_order(self.sentences[number], wanted) or _moved_as_a_block(self.sentences[number], wanted))
+            and sum(word.turning for word in self.sentences[number]) <= negations for number in rarest)
+
+
+def _moved_as_a_block(sentence: Sequence[_Word], wanted: Sequence[_Word]) -> bool:
+    """Does ``sentence`` say ``wanted``'s words and no others but fillers, a run of them moved from
+    the front to the back (or back to front)? "On Tuesdays Priya swims" is said by "Priya swims on
+    Tuesdays" ([tuesday, priya, swim] turned around once: a fronted "when" or "where"), and was
+    listed as unsaid (s41: an agent re-read a fact it had just written). Not a free set of words:
+    "Sam pays Priya" is no rotation of "Priya pays Sam" and stays listed, and a sentence with one
+    word more ("at 9" / "at 9:30") or one negation more (the caller counts them) says something else."""
+    forms = [word.form for word in sentence if not word.filler]
+    target = [word.form for word in wanted]
+    return len(forms) == len(target) and any(forms[cut:] + forms[:cut] == target for cut in range(1, len(forms)))
 
 
 def _holds_in_order(sentence: Sequence[_Word], wanted: Sequence[_Word]) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import accumulate
@@ -24,6 +24,7 @@ from itertools import accumulate
 from .logseq import BLOCK_REFERENCE
 from .markdown import code_ranges, hidden_ranges
 from .notes import inline_tags
+from .plain_due import plain_due
 
 # A task: a list item with a one-character box, in a quote or callout too: the box's character
 # and the text after the box. Roam Research's task marker in place of the box, `{{[[TODO]]}}` or
@@ -220,7 +221,12 @@ class TaskRules:
         return box not in self.not_tasks and self.global_filter in words
 
 
-def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool = False) -> list[TaskLine]:
+def _no_anchor() -> date | None:
+    return None
+
+
+def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool = False,
+               anchor: Callable[[], date | None] = _no_anchor) -> list[TaskLine]:
     """Every task of ``body``, in order (``body_line``: the file's line the body starts on). A
     task in code (a ```` ```tasks ```` query block too) or in what reading view hides (a ``%%``
     comment) is none; a day that is none (``2025-02-30``) is left out of its days. In a Kanban
@@ -228,11 +234,13 @@ def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool 
     is its due day, and the ``## `` heading above it its lane. In a Logseq graph (``logseq``) a
     block opening with a task marker is a task too (:func:`logseq_task_lines`). Every box is read:
     which are tasks under the Tasks plugin's settings (:class:`TaskRules`) is decided when they
-    are asked for."""
+    are asked for. A due day written in words (``pay rent due 2026-12-05``, ``call mum by Friday``:
+    plain_due.py) is the task's due day when no field names one; ``anchor()``, the note's own day,
+    is what a weekday or a day without its year is read against."""
     if logseq:
-        return sorted([*_box_task_lines(body, body_line, board), *logseq_task_lines(body, body_line)],
+        return sorted([*_box_task_lines(body, body_line, board, anchor), *logseq_task_lines(body, body_line)],
                       key=lambda task: task.line)
-    return _box_task_lines(body, body_line, board)
+    return _box_task_lines(body, body_line, board, anchor)
 
 
 def logseq_task_lines(body: str, body_line: int = 1) -> list[TaskLine]:
@@ -284,7 +292,7 @@ def _lines_after(body: str, place: int) -> Iterator[str]:
         start = end
 
 
-def _box_task_lines(body: str, body_line: int, board: bool) -> list[TaskLine]:
+def _box_task_lines(body: str, body_line: int, board: bool, anchor: Callable[[], date | None]) -> list[TaskLine]:
     tasks = _tasks(body)
     if not tasks:
         return []
@@ -293,7 +301,7 @@ def _box_task_lines(body: str, body_line: int, board: bool) -> list[TaskLine]:
     lines = _LineCounter(body, body_line)
     for task in tasks:
         lane = next((name for start, name in reversed(lanes) if start < task.start()), None)
-        found.append(_task_line(_box(task), task["rest"], lines.line_of(task.start()), board, lane))
+        found.append(_task_line(_box(task), task["rest"], lines.line_of(task.start()), board, lane, anchor))
     return found
 
 
@@ -302,11 +310,15 @@ def is_kanban_board(meta: Mapping[str, object]) -> bool:
     return meta.get("kanban-plugin") not in (None, "")
 
 
-def _task_line(box: str, rest: str, line: int, board: bool, lane: str | None) -> TaskLine:
+def _task_line(box: str, rest: str, line: int, board: bool, lane: str | None,
+               anchor: Callable[[], date | None] = _no_anchor) -> TaskLine:
     recurrence = _RECURRENCE.search(rest)
     said = None if recurrence is None else " ".join((recurrence[1] or recurrence[2] or "").split()) or None
     words = _RECURRENCE.sub(" ", _FIELDS.sub(" ", _without_card_days(rest, board)))
-    return TaskLine(line, box, " ".join(words.split()), _days(rest, board), said, tuple(inline_tags(words)), lane)
+    days = _days(rest, board)
+    if "due" not in days and (written := plain_due(" ".join(words.split()), anchor)) is not None:
+        days["due"] = written
+    return TaskLine(line, box, " ".join(words.split()), days, said, tuple(inline_tags(words)), lane)
 
 
 def _days(rest: str, board: bool) -> dict[str, date]:

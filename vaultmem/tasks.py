@@ -16,7 +16,7 @@ the same thing are refused. An empty answer to words says which of them matched 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -24,6 +24,7 @@ from typing import Any
 from .dating import Bound, since_bound, until_bound, weekday_bound
 from .errors import Argument, UsageError
 from .lifecycle import to_epoch_us
+from .plain_due import undated_due_words
 from .shown_titles import shown_title
 from .storage import Eligibility, Store, TaskFilter, TaskRow, carries_tag
 from .task_dates import STATUSES, TaskRules
@@ -161,6 +162,7 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
     it left out, if any; the words of the query that no task asked for holds."""
     rows, total = store.tasks.find(asked.filter, k, offset)
     found = TaskList((TaskHit.of(row) for row in rows), more=max(total - offset - len(rows), 0), read=asked.read)
+    found.warnings += _undated_due_words(found)
     if rows:
         return found
     if offset and total:
@@ -179,6 +181,21 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
     unmatched = _unmatched(store, asked) if not other_days or asked.filter.words else []
     found.warnings += [*_tags_elsewhere(store, asked.filter), *unmatched, *in_dated_notes, *other_days]
     return found
+
+
+def _undated_due_words(tasks: Sequence[TaskHit]) -> list[str]:
+    """The listed tasks without a due day whose words say one only their note's date could place
+    (``call mum by Friday`` in a note with no date: plain_due.py): named, with the fix, so that an
+    undated task is not read as one with no deadline."""
+    said = [(task, words) for task in tasks if "due" not in task.dates and (words := undated_due_words(task.text))]
+    if not said:
+        return []
+    task, words = said[0]
+    others = f" and {len(said) - 1} more" if len(said) > 1 else ""
+    return [f"{task.path}:{task.line} says {words!r}{others}, which is no day without the day it was written: a weekday "
+            "or a day without its year is read against its note's date (a `date:` property, a day in the file name or "
+            "a `created:` stamp), and its note has none — give the note one, or write the day with its year (📅 "
+            "2026-12-04 or due 2026-12-04)"]
 
 
 def _untagged_on_other_days(store: Store, wanted: TaskFilter) -> list[str]:

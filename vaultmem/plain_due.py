@@ -1,0 +1,104 @@
+"""A task's due day written in words, without the Tasks plugin's 📅 or Dataview's field (pure).
+
+``- [ ] pay rent due 2026-12-05``, ``- [ ] renew passport (due: 5 Dec)``, ``- [ ] call mum by
+Friday``: most people write a task's deadline as they would say it. After ``due`` (``due on``,
+``due by``, ``due:``), ``by`` or ``deadline``, one of: an ISO day; a day in words with its year
+(``5 December 2026``, ``Dec 5, 2026``, ``5 de diciembre de 2026``: spelled_days.WORDED_DATE); a day
+in words without one (``5 Dec``, ``December 5th``), a weekday's English name (``Friday``), ``today`` or
+``tomorrow`` — these say a day only beside the day they were written, so they are read against the note's own date
+(its ``date``, its name, its ``created``: the ``anchor``), the first such day on or after it, and
+not at all in a note with no date: a file's modification time moves with every edit, and "by
+Friday" would move a week with it (adr/0026 "Task dates", addendum s42). The Tasks plugin's and
+Dataview's days win over these (task_dates._days). The words stay in the task's text: they are
+the person's, not a field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+
+from .dating import yearless_day
+from .month_names import named_month
+from .spelled_days import MONTHS, WORDED_DATE
+
+_KEYWORD = re.compile(r"(?<![\w-])(?:due(?:[ \t]+(?:on|by))?|by|deadline)[ \t]*:?[ \t]*", re.IGNORECASE)
+_ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?![\w-])")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(rf"({'|'.join(_WEEKDAYS)}|today|tomorrow)(?!\w)", re.IGNORECASE)
+# A day of a month in words without a year, then no more of a date: "5 Dec", "December 5th".
+_MONTH_DAY = re.compile(r"(?:[^\W\d_]+\.?[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?|[0-9]{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?[^\W\d_]+\.?)"
+                        r"(?![ \t]*,?[ \t]*[0-9])")
+
+
+def plain_due(rest: str, anchor: Callable[[], date | None]) -> date | None:
+    """The first due day ``rest`` (a task's words after its box) says in words, or None;
+    ``anchor()``: the note's own day, asked only for a day without a year or a weekday."""
+    for keyword in _KEYWORD.finditer(rest):
+        said = rest[keyword.end():]
+        found = _absolute(said)
+        if found is None:
+            found = _relative(said, anchor)
+        if found is not None:
+            return found
+    return None
+
+
+def undated_due_words(rest: str) -> str | None:
+    """The words of ``rest`` that say a due day only the day they were written can place (``by
+    Friday``, ``due: 5 Dec``), when no day in full follows a due word; else None. What a task list
+    names when such a task has no due day (its note has no date): it is not left silently undated."""
+    for keyword in _KEYWORD.finditer(rest):
+        said = rest[keyword.end():]
+        if _absolute(said) is not None:
+            return None
+        if _relative(said, lambda: date.min) is not None:
+            weekday = _WEEKDAY.match(said)
+            found = weekday if weekday is not None else _MONTH_DAY.match(said)
+            return (keyword.group() + (found.group() if found is not None else "")).strip()
+    return None
+
+
+def _absolute(said: str) -> date | None:
+    """A day ``said`` opens with that needs no other: ISO, or in words with its year."""
+    iso = _ISO_DAY.match(said)
+    if iso is not None:
+        try:
+            return date(int(iso[1]), int(iso[2]), int(iso[3]))
+        except ValueError:  # 2026-02-30: no day
+            return None
+    worded = WORDED_DATE.match(said)
+    if worded is None:
+        return None
+    month = named_month(worded["m1"] or worded["m2"] or worded["m3"], MONTHS)
+    try:
+        return date(int(worded["y"]), month or 0, int(worded["d1"] or worded["d2"]))
+    except ValueError:
+        return None
+
+
+def _relative(said: str, anchor: Callable[[], date | None]) -> date | None:
+    """A weekday or a day without its year ``said`` opens with: the first on or after ``anchor()``."""
+    weekday = _WEEKDAY.match(said)
+    month_day = None if weekday is not None else _MONTH_DAY.match(said)
+    parts = None if month_day is None else yearless_day(month_day.group().rstrip("."))
+    if weekday is None and parts is None:
+        return None
+    written = anchor()
+    if written is None:
+        return None
+    if weekday is not None:
+        named = weekday[1].casefold()
+        if named in ("today", "tomorrow"):
+            return written + timedelta(days=named == "tomorrow")
+        return written + timedelta(days=(_WEEKDAYS.index(named) - written.weekday()) % 7)
+    month, day = parts or (1, 1)
+    for year in range(written.year, written.year + 9):  # 29 February: the next leap year
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            continue
+        if found >= written:
+            return found
+    return None
