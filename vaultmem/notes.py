@@ -370,7 +370,9 @@ from .spelled_days import value_date
 #     to date around the turns written only (turn_windows.WindowBook). Nothing else is embedded again.
 # 130: a heading with no text under it repeated three times or more in a row is no repeated-section problem
 #     (notes.repeated_section_problems: empty `## Notes` headings to fill in). Nothing is embedded again.
-READER_VERSION = "130"
+# 131: a note whose name spells no day is dated by the day its folder's name starts with (dating._folder_days:
+#     `Android-SIG/2025-09-16/summary.md`), and searched with that day beside its name. Nothing is embedded again.
+READER_VERSION = "131"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
