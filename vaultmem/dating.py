@@ -356,6 +356,9 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
         zettel = _timestamp_id_day(number) == named
         return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=zettel,
                         made_at=_timestamp_id_moment(number) if zettel else None)
+    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
+    if made is not None:
+        return NoteDate(made.replace(hour=0, minute=0, second=0), NAME_SOURCE, day=True, timestamp_id=True, made_at=made)
     found = _first_property_date(meta, properties.created, solar_hijri)
     if found is not None:
         return replace(found, written=True)
@@ -366,6 +369,19 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
     if found is not None:
         return found
     return line_date(body, properties) if body else None
+
+
+# A name opening with a Unix time in seconds, as the Unique note creator writes it under its format X: ten
+# digits (2001-09-09 to 2286), then anything but another digit.
+_UNIX_ID = re.compile(r"([1-9]\d{9})(?!\d)")
+
+
+def _unix_id_moment(path: str) -> datetime | None:
+    """The time (UTC) a note's name opens with, in a vault whose Unique note creator names notes by
+    their Unix time (daily_format.DailyFormat.unix_ids): ``1732193684 - Algoritmos.md`` was made
+    2024-11-21 12:54:44."""
+    found = _UNIX_ID.match(PurePosixPath(path).stem)
+    return None if found is None else datetime.fromtimestamp(int(found[1]), tz=UTC)
 
 
 def _timestamp_id_day(text: str | None) -> datetime | None:
