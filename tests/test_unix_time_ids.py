@@ -46,3 +46,12 @@ def test_without_the_unix_time_format_ten_digits_date_no_note(tmp_path: Path) ->
     with Vault(_zettels(tmp_path, {"format": "YYYYMMDDHHmm"})) as vault:
         vault.index()
         assert all(note.date is None for note in vault.list_notes(k=10, now=NOW))
+
+
+def test_a_zettel_is_found_by_its_unix_time_id(tmp_path: Path) -> None:
+    """Was: `get 1732193684` found nothing, only a did-you-mean naming the note, though a
+    Zettelkasten's 12- or 14-digit timestamp id names the note whose file name begins with it."""
+    with Vault(_zettels(tmp_path, {"folder": "02-atomic", "format": "X"})) as vault:
+        vault.index()
+        assert vault.get("1732193684").path == "02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"
+        assert vault.get("1750719125").path == "02-Atomic/1750719125-tramite-de-permisos-para-campamentos.md"
