@@ -48,7 +48,7 @@ from typing import Any
 
 from .config import FOAM_DIR, LOGSEQ_SETTINGS, is_logseq_graph
 from .errors import short_repr
-from .exclusions import DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, read_settings, vault_folder
+from .exclusions import DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, UNIQUE_NOTE_SETTINGS, read_settings, vault_folder
 from .fields import name_form
 from .foam_settings import FOAM_DAILY_TEMPLATE, load_foam_daily, read_vscode_settings
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
@@ -447,6 +447,9 @@ class DailyFormat:
     # The Persian Calendar plugin is turned on: a day in a note's name whose year is a Solar Hijri
     # year (jalali.YEARS: 1403-05-12) is that calendar's day, as the plugin names notes (adr/0026).
     solar_hijri: bool = False
+    # The Unique note creator (once Zettelkasten prefixer) names new notes by the Unix time they
+    # were made (its format `X`, seconds): `1732193684 - Algoritmos.md` was made on 2024-11-21.
+    unix_ids: bool = False
 
     def title(self, path: str) -> str | None:
         """The title Logseq shows for the journal at ``path`` ("May 16th, 2022"), if it is one."""
@@ -501,6 +504,8 @@ class DailyFormat:
             parts["periods"] = [[period.kind, period.folder, period.moment.text] for period in self.periods]
         if self.solar_hijri:
             parts["solar_hijri"] = True  # names anywhere are read in that calendar: every note is dated anew
+        if self.unix_ids:
+            parts["unix_ids"] = True  # a name anywhere may start with one: every note is dated anew
         return json.dumps(parts, ensure_ascii=False, sort_keys=True) if parts else ""
 
     def describe(self) -> str:
@@ -532,7 +537,7 @@ def dated_folders(fingerprint: str) -> list[str]:
         parts = json.loads(fingerprint)
         folders = [parts["folder"]] if "folder" in parts else []
         folders += [period[1] for period in parts.get("periods", [])]
-        folders += [""] if parts.get("solar_hijri") or parts.get("pages") else []
+        folders += [""] if parts.get("solar_hijri") or parts.get("pages") or parts.get("unix_ids") else []
     except (ValueError, AttributeError, TypeError, KeyError, IndexError):
         return [""]  # not one this version wrote: every note may have been dated by it
     return [folder if isinstance(folder, str) else "" for folder in folders]
@@ -552,6 +557,8 @@ def load_daily_format(root: Path) -> DailyFormat:
     daily = _load_daily(root)
     if _persian_calendar_on(root):
         daily = replace(daily, solar_hijri=True)
+    if _unix_time_ids(root):
+        daily = replace(daily, unix_ids=True)
     periods, period_problems = _load_periods(root)
     problems = list(period_problems)
     week_start = _load_week_start(root, problems)
@@ -567,6 +574,16 @@ def _persian_calendar_on(root: Path) -> bool:
     not read. An unreadable list is said for Periodic Notes already."""
     plugins = read_settings(root, COMMUNITY_PLUGINS, [], _UNUSED)
     return isinstance(plugins, list) and PERSIAN_CALENDAR_ID in plugins
+
+
+def _unix_time_ids(root: Path) -> bool:
+    """Does the Unique note creator (``.obsidian/zk-prefixer.json``) name new notes by the Unix
+    time they were made (its ``format`` ``X``, seconds)? Was (s42, a trial of a student's
+    Zettelkasten whose 300 zettels are named so, `1732193684 - Algoritmos de busqueda.md`):
+    every zettel was undated, and `list --since 2024-11` left all of them out. A settings file
+    that does not parse is said by exclusions.py, for the plugin's template."""
+    settings = read_settings(root, UNIQUE_NOTE_SETTINGS, [], _UNUSED)
+    return isinstance(settings, dict) and settings.get("format") == "X"
 
 
 def _load_week_start(root: Path, problems: list[Problem]) -> int:

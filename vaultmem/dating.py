@@ -114,6 +114,7 @@ from .slugs import named_from_title
 from .spelled_days import (
     MONTH,
     MONTHS,
+    NAME_DATE,
     WORDED_DATE,
     cjk_days,
     first_day,
@@ -355,6 +356,9 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
         zettel = _timestamp_id_day(number) == named
         return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=zettel,
                         made_at=_timestamp_id_moment(number) if zettel else None)
+    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
+    if made is not None:
+        return NoteDate(made.replace(hour=0, minute=0, second=0), NAME_SOURCE, day=True, timestamp_id=True, made_at=made)
     found = _first_property_date(meta, properties.created, solar_hijri)
     if found is not None:
         return replace(found, written=True)
@@ -365,6 +369,19 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
     if found is not None:
         return found
     return line_date(body, properties) if body else None
+
+
+# A name opening with a Unix time in seconds, as the Unique note creator writes it under its format X: ten
+# digits (2001-09-09 to 2286), then anything but another digit.
+_UNIX_ID = re.compile(r"([1-9]\d{9})(?!\d)")
+
+
+def _unix_id_moment(path: str) -> datetime | None:
+    """The time (UTC) a note's name opens with, in a vault whose Unique note creator names notes by
+    their Unix time (daily_format.DailyFormat.unix_ids): ``1732193684 - Algoritmos.md`` was made
+    2024-11-21 12:54:44."""
+    found = _UNIX_ID.match(PurePosixPath(path).stem)
+    return None if found is None else datetime.fromtimestamp(int(found[1]), tz=UTC)
 
 
 def _timestamp_id_day(text: str | None) -> datetime | None:
@@ -842,7 +859,20 @@ def _name_date(path: str, solar_hijri: bool = False) -> datetime | None:
     path = path_without_page_ids(path)  # a Notion page id's digits are no day: `…16th Mar 4000a420….md`
     stem = PurePosixPath(path).stem
     folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
-    return first_day(numbered_days(stem) + folders + worded_days(stem) + cjk_days(stem), solar_hijri)
+    return first_day(numbered_days(stem) + folders + worded_days(stem) + cjk_days(stem) + _folder_days(path), solar_hijri)
+
+
+def _folder_days(path: str) -> list[tuple[str, str, str]]:
+    """The day the name of the note's folder starts with, for a note whose own name spells none:
+    ``Android-SIG/2025-09-16/summary.md``, ``Meetings/2025-09-16 Planning/notes.md``, Hugo's
+    ``posts/2024-01-05-trip/index.md``. Was (s42, a trial of a meeting-notes vault, each meeting
+    a folder named by its day holding ``meeting-notes.md`` and ``summary.md``): every note was
+    undated, and ``list --since 2025-09`` answered "no notes", though the docs said a day in a
+    note's folders dates it. Only the nearest folder, and only a day it starts with: a
+    ``backup-2023-05-01/`` copy, or the notes in folders below a dated one, are not that day's."""
+    folder = PurePosixPath(path).parent.name
+    return [(match[1], match[3], match[4]) for match in NAME_DATE.finditer(folder)
+            if match.start() == 0 and (not match[5] or int(match[5]) < 24)]
 
 
 def name_day(path: str, solar_hijri: bool = False) -> date | None:

@@ -377,7 +377,12 @@ from .spelled_days import value_date
 # 133: a task's due day written in words (`pay rent due 2026-12-05`, `(due: 5 Dec)`, `call mum by Friday`: the
 #     last two against the note's own day) is its due day when no 📅 or [due::] names one (plain_due.py).
 #     Nothing is embedded again.
-READER_VERSION = "133"
+# 134: a note whose name spells no day is dated by the day its folder's name starts with (dating._folder_days:
+#     `Android-SIG/2025-09-16/summary.md`), and searched with that day beside its name; in a vault whose Unique note
+#     creator names notes by their Unix time (`.obsidian/zk-prefixer.json` format `X`), by the time its name opens
+#     with (`1732193684 - Algoritmos.md`: dating._unix_id_moment). A list item YAML reads as a comment (`tags:` then
+#     `  - #scout`) is a problem (notes.comment_item_problems). Nothing is embedded again.
+READER_VERSION = "134"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -983,6 +988,7 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     body = text[block.body_start:]
     problems = [*repeated_key_problems(relative, block.yaml_text, pairs, loaded),
                 *comment_value_problems(relative, block.yaml_text, meta),
+                *comment_item_problems(relative, block.yaml_text, meta),
                 *(_escape_problem(relative, found) for found in swallowed_escapes(block.yaml_text, pairs)),
                 *second_frontmatter(relative, body, text.count("\n", 0, block.body_start) + 1)]
     return meta, body, block, problems
@@ -1110,6 +1116,36 @@ def comment_value_problems(relative: str, yaml_text: str, meta: Mapping[str, Any
         line, counted = line + yaml_text.count("\n", counted, match.start()), match.start()
         problems.append(Problem(relative, key, f"{key}: '{value}' (line {line}) is a YAML comment, so {key} is empty",
                                 f"write {_written_without_comment(key, value)}"))
+    return problems
+
+
+# A list item whose text YAML reads as a comment (`  - #scout`, a tag typed as in the body), and the
+# top-level key above it.
+_COMMENT_ITEM = re.compile(r"^[ \t]*-[ \t]+(#[^\s#].*)$")
+_TOP_KEY = re.compile(r"^([\"']?)([\w\-]+(?: +[\w\-]+)*)\1[ \t]*:")
+
+
+def comment_item_problems(relative: str, yaml_text: str, meta: Mapping[str, Any]) -> list[Problem]:
+    """An item ``- #…`` of a top-level list that loaded as an empty item: ``tags:`` then
+    ``  - #scout`` is ``tags: [null]``, so the note silently has no such tag (Obsidian reads it so
+    too). Was (s42, a trial of a student's vault whose scout group's page was tagged so): the
+    page had no tags, ``--tag scout`` found nothing, and ``check`` said nothing."""
+    if "#" not in yaml_text:
+        return []
+    problems: list[Problem] = []
+    key: str | None = None
+    for line, text in enumerate(yaml_text.split("\n"), start=2):  # line 1 is the opening ---
+        top = _TOP_KEY.match(text)
+        if top is not None:
+            key = top.group(2)
+            continue
+        item = _COMMENT_ITEM.match(text) if key is not None and "#" in text else None
+        value = meta.get(key) if key is not None else None
+        if item is None or key is None or not isinstance(value, list) or None not in value:
+            continue
+        written = item.group(1).rstrip(" \t")
+        meant = written.lstrip("#") if key.casefold() in _TAG_KEYS else "'" + written.replace("'", "''") + "'"
+        problems.append(Problem(relative, key, f"'- {written}' (line {line}) is a YAML comment, so that item of {key} is empty", f"write - {meant}"))
     return problems
 
 

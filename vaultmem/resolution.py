@@ -1483,11 +1483,18 @@ def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Locate
     Johnny.Decimal vault): ``get 202103131641`` and ``get 11.01`` found nothing, only a
     did-you-mean."""
     found = file_name_id(reference)
+    if found is None and _UNIX_TIME_ID.fullmatch(reference.strip()) is not None:
+        # The Unique note creator's Unix-time prefix (format X: `1732193684 - Algoritmos.md`). Was
+        # (s42, a trial of a student's Zettelkasten): `get 1732193684` found nothing, only a did-you-mean.
+        found = (reference.strip(), TIMESTAMP_ID_KIND)
     if found is None:
         return None
     wanted, via = found
     rows = notes.file_names_starting(wanted)
     return Located(_one(notes, reference, rows, now_us), Resolution(reference, via)) if rows else None
+
+
+_UNIX_TIME_ID = re.compile(r"[1-9]\d{9}")  # Unix seconds, 2001-09-09 to 2286
 
 
 def _by_heading(notes: NoteStore, reference: str, now_us: int) -> Located | None:

@@ -641,6 +641,8 @@ def _iso_parts(iso: str) -> tuple[int | None, int, int]:
 _LETTERS = re.compile(r"[^\W\d_]{2,12}")
 _DIGITS = re.compile(r"\d{1,4}")
 _CODE = re.compile(r"([^\W\d_]{2,12})(\d{1,4})")
+# A version number, with or without the v people write before it (``v0.12.0``, ``0.12.0``).
+_VERSION = re.compile(r"([vV]?)(\d{1,6}(?:\.\d{1,6}){1,3})")
 
 
 def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
@@ -666,6 +668,12 @@ def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
             others.append(f'"{fts_form("".join(parts))}"')  # esc-4: the phrase "esc 4", or esc4
         elif len(word.terms) == 1 and (spelled := _CODE.fullmatch(word.shown)) is not None:
             others.append(f'"{fts_form(" ".join(spelled.groups()))}"')  # ESC1: esc1, or the phrase "esc 1"
+        elif len(word.terms) == 1 and (version := _VERSION.fullmatch(word.shown)) is not None:
+            # 0.12.0: as typed, or v0.12.0 (the full text holds "v0 12 0": the tokenizer keeps the v on
+            # its first number), and the other way round. "when was version 0.12.0 released" ranked
+            # ninth the meeting note saying "Release v0.12.0 today" (a trial of a meeting-notes vault).
+            spelled_other = version[2] if version[1] else f"v{version[2]}"
+            others.append(f'"{fts_form(" ".join(spelled_other.split(".")))}"')
         elif len(word.terms) == 1 and (identifier := camel_words(word.shown)) is not None:
             # PodAntiAffinity: as typed, or the phrase "pod anti affinity", which the full text holds
             # after enablePodAntiAffinity (identifiers.with_identifier_words)

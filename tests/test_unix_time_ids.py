@@ -1,0 +1,57 @@
+"""A vault whose Unique note creator (`.obsidian/zk-prefixer.json`, once Zettelkasten prefixer)
+names new notes by their Unix time (format `X`): each note is dated by the time its name opens
+with (dating._unix_id_moment; a trial of a student's Zettelkasten, s42)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vaultmem import Vault
+
+NOW = "2026-12-03T12:00:00+00:00"
+
+
+def _zettels(root: Path, settings: dict[str, str] | None) -> Path:
+    if settings is not None:
+        (root / ".obsidian").mkdir()
+        (root / ".obsidian" / "zk-prefixer.json").write_text(json.dumps(settings), encoding="utf-8")
+    (root / "02-Atomic").mkdir()
+    (root / "02-Atomic" / "1732193684 - Algoritmos de busqueda por fuerza bruta.md").write_text(
+        "# Algoritmos de busqueda por fuerza bruta\nPor amplitud o por profundidad.\n", encoding="utf-8")
+    (root / "02-Atomic" / "1750719125-tramite-de-permisos-para-campamentos.md").write_text(
+        "# Tramite de permisos para campamentos\nRecursos para los permisos.\n", encoding="utf-8")
+    (root / "Pedido 4815162342.md").write_text("El pedido de la tienda.\n", encoding="utf-8")
+    return root
+
+
+def test_a_zettel_named_by_its_unix_time_is_dated_by_it(tmp_path: Path) -> None:
+    """Was: every zettel of the trial vault was undated, and `list --since 2024-11` answered
+    with none of the notes written that month."""
+    with Vault(_zettels(tmp_path, {"folder": "02-atomic", "format": "X"})) as vault:
+        vault.index()
+        dated = {note.path: note.date for note in vault.list_notes(k=10, now=NOW)}
+        november = [note.path for note in vault.list_notes(k=10, now=NOW, since="2024-11", until="2024-11")]
+    assert dated == {
+        "02-Atomic/1750719125-tramite-de-permisos-para-campamentos.md": "2025-06-23",
+        "02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md": "2024-11-21",
+        "Pedido 4815162342.md": None,  # ten digits that do not open the name are no note's time
+    }
+    assert november == ["02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"]
+
+
+def test_without_the_unix_time_format_ten_digits_date_no_note(tmp_path: Path) -> None:
+    """Ten digits opening a name may be anything (an order, a phone number): they date a note only
+    in a vault whose Unique note creator says it names notes so."""
+    with Vault(_zettels(tmp_path, {"format": "YYYYMMDDHHmm"})) as vault:
+        vault.index()
+        assert all(note.date is None for note in vault.list_notes(k=10, now=NOW))
+
+
+def test_a_zettel_is_found_by_its_unix_time_id(tmp_path: Path) -> None:
+    """Was: `get 1732193684` found nothing, only a did-you-mean naming the note, though a
+    Zettelkasten's 12- or 14-digit timestamp id names the note whose file name begins with it."""
+    with Vault(_zettels(tmp_path, {"folder": "02-atomic", "format": "X"})) as vault:
+        vault.index()
+        assert vault.get("1732193684").path == "02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"
+        assert vault.get("1750719125").path == "02-Atomic/1750719125-tramite-de-permisos-para-campamentos.md"
