@@ -352,3 +352,40 @@ def test_a_turns_two_windows_both_count_as_its_next_passages_would(tmp_path: Pat
         assert scored == pytest.approx(items[0] + 0.25 * (max(items[1], 0.0) + max(items[2], 0.0)))
         assert scored > max(own, best) + 0.25 * min(own, best)  # what the better window alone gave
         assert best_of.tolist() == searcher.turn_windows().best(query)[1].tolist()
+
+
+def _turn_head_rows(opened: Vault) -> int:
+    return int(opened.store.db.execute("SELECT count(*) FROM turn_heads").fetchone()[0])
+
+
+def test_removed_turns_leave_no_rows_for_good_and_searchers_make_their_windows_anew(tmp_path: Path) -> None:
+    # Note labels are never reused: each removed turn kept its empty row in the feed of turns
+    # written for as long as the index lived (an agent that writes and forgets turns for months).
+    # Past 256 such rows (and an eighth of the rows) they go, under a new epoch.
+    chat = {f"chat/t{number:03d}.md": _turn("Ana" if number % 2 else "Ben", f"Line {number} about the garden and the weather.")
+            for number in range(1, 301)}
+    root = write_vault(tmp_path / "vault", chat)
+    with Vault(root) as opened:
+        opened.index()
+        _windows(opened)
+        assert _turn_head_rows(opened) == 300
+        for relative in sorted(chat)[:280]:
+            (root / relative).unlink()
+        opened.index()
+        assert _turn_head_rows(opened) == 20  # the live turns' rows only
+        after = _windows(opened)
+        assert all(len(scores) == 20 for scores in after)
+        assert opened.derived.searcher().windows_made == 2  # the epoch changed: every window made anew
+        _assert_as_made_anew(opened, root)
+
+
+def test_a_few_removed_turns_keep_their_rows_for_the_searchers_behind(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", CHAT)
+    with Vault(root) as opened:
+        opened.index()
+        _windows(opened)
+        _edited_elsewhere(root, REPLY, None)
+        assert _turn_head_rows(opened) == len(CHAT)  # the removed turn's row tells the searcher it left
+        assert opened.store.turn_heads.left_count() == 1
+        _windows(opened)
+        assert opened.derived.searcher().windows_made == 1

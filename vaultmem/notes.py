@@ -370,7 +370,11 @@ from .spelled_days import value_date
 #     to date around the turns written only (turn_windows.WindowBook). Nothing else is embedded again.
 # 130: a heading with no text under it repeated three times or more in a row is no repeated-section problem
 #     (notes.repeated_section_problems: empty `## Notes` headings to fill in). Nothing is embedded again.
-READER_VERSION = "130"
+# 131: a conversation turn with no session property takes its session from its file name's numbers before its
+#     turn's number (`session_2_turn_1`, `D2_1` with `turn: 1`) or from a date without a time of day: turn
+#     numbers starting again each session no longer put the sessions' turns together (turns._session_in_name,
+#     turns._day_said). Nothing is embedded again.
+READER_VERSION = "131"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
