@@ -374,7 +374,10 @@ from .spelled_days import value_date
 #     turn's number (`session_2_turn_1`, `D2_1` with `turn: 1`) or from a date without a time of day: turn
 #     numbers starting again each session no longer put the sessions' turns together (turns._session_in_name,
 #     turns._day_said). Nothing is embedded again.
-READER_VERSION = "131"
+# 132: a conversation turn named by a slug of its text's first words (turns.named_by_its_text: `okay-its-official.md`)
+#     has no title and only its folder as its name in the full text, and its passages and head embed no title.
+#     Such turns are embedded again.
+READER_VERSION = "132"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

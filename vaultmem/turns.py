@@ -64,6 +64,9 @@ PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
 # A turn's number that only a dialogue writes: beside `name` alone they make a note a turn (is_turn).
 NAME_PLACE_KEYS = ("turn", "dia_id", "turn_id", "message_index")
 CHAIN_BYTES = 8
+# A slug: lower-case words joined by hyphens, as an exporter names a message by its first words.
+_SLUG = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+_SLUG_WORD = re.compile(r"[^\W_]+")
 
 
 def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
@@ -87,6 +90,22 @@ def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
     # session page (`name: The Amber Temple`, `session: 12`) or a course's step (`index: 3`); a
     # dialogue turned into notes (`name: Caroline`) says its conversation or its turn's number.
     return named and _property(meta or {}, (*CONVERSATION_KEYS, *NAME_PLACE_KEYS)) is not None
+
+
+def named_by_its_text(title: str, text: str) -> bool:
+    """Is ``title`` a slug of ``text``'s first words (``okay-its-official-mexico-city`` for "Okay,
+    it's official: Mexico City, next month."; a counter after it, ``-2``, as an exporter adds to a
+    name taken)? A chat exporter names a message so: the name says nothing its text does not, and
+    searched as the note's title and name (the columns that weigh most) and embedded before its
+    text it counted a turn's first words two and three times (PASSAGES.md §38, §49: the slugs
+    layout). Two words at least: a one-word name (``hello``) is as often a real title."""
+    words = _SLUG_WORD.findall(title.casefold())
+    if len(words) < 2 or title != title.casefold() or not _SLUG.fullmatch(title):
+        return False
+    said = _SLUG_WORD.findall(text.casefold().replace("'", "").replace("\u2019", ""))
+    if words == said[:len(words)]:
+        return True
+    return len(words) > 2 and words[-1].isdecimal() and words[:-1] == said[:len(words) - 1]
 
 
 def says_its_place(meta: Mapping[str, object]) -> bool:
