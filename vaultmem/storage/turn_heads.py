@@ -44,13 +44,17 @@ class TurnHeadStore:
     def leave(self, labels: Iterable[int]) -> None:
         """These notes are no turns (any more): a row with no vector at a new seq, for readers' feeds.
         Only for a label that has a row (a turn's, or one owed its head, which a searcher holds as
-        a turn too): a note that never was a turn writes nothing. Then :meth:`prune_left`."""
+        a turn too): a note that never was a turn writes nothing. Then :meth:`prune_left`, when a
+        row was written: an edit of a note that is no turn asks nothing more (its count scans the rows)."""
+        wrote = False
         for chunk in chunks(int(label) for label in labels):
             held = [int(row[0]) for row in self.db.execute(
                 f"SELECT label FROM turn_heads WHERE label IN ({placeholders(len(chunk))})", chunk)]
             self.db.executemany("INSERT OR REPLACE INTO turn_heads (label, head_hash, vector) VALUES (?, NULL, NULL)",
                                 [(label,) for label in held])
-        self.prune_left()
+            wrote = wrote or bool(held)
+        if wrote:
+            self.prune_left()
 
     def left_count(self) -> int:
         """How many rows are of notes that are no turn now (removed, or no longer naming a speaker)."""
