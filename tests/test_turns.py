@@ -462,3 +462,53 @@ def test_a_turn_whose_number_property_holds_thousands_of_digits_is_indexed_in_it
     assert [hit.path for hit in hits] == ["chat/2024-03-04/t99.md"]
     assert order_key("chat/t1.md", {"turn": 12}) < order_key("chat/t1.md", {"turn": huge})
     assert chain_keys(order_key("chat/t1.md", {"session": f"0{huge}"})) == chain_keys(order_key("chat/t2.md", {"session": huge}))
+
+
+# Two sessions whose turns are numbered from 1 each, and no session property (s42): the layouts
+# a script turning a dialogue into notes writes. Before, every session's first turns came together
+# (the `turn` property orders before the file name) and a session's greetings held the goodbyes
+# of the one before.
+SESSIONS = [[("Ana", "How was the race?"), ("Ben", "Slow, but I finished it."), ("Ana", "Bye for now, talk on Friday!")],
+            [("Ben", "Morning! Guess who got a puppy."), ("Ana", "No way, what breed?"), ("Ben", "A beagle called Pickle.")]]
+
+
+def _restarting(layout: str) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for session, lines in enumerate(SESSIONS, start=1):
+        for turn, (speaker, text) in enumerate(lines, start=1):
+            if layout == "session-in-name":  # session_2_turn_1.md, turn: 1
+                files[f"chat/session_{session}_turn_{turn}.md"] = _said(speaker, text, turn=turn)
+            elif layout == "dialogue-ids":  # D2_1.md, turn: 1
+                files[f"chat/D{session}_{turn}.md"] = _said(speaker, text, turn=turn)
+            elif layout == "session-date":  # a slug, the session's day, turn: 1
+                slug = "-".join(text.lower().strip("?!.").replace(",", "").split()[:3])
+                files[f"chat/{slug}.md"] = _said(speaker, text, date=f"2023-05-0{7 + session}", turn=turn)
+    return files
+
+
+def test_turn_numbers_that_start_again_each_session_are_no_turns_before_the_other_sessions(tmp_path: Path) -> None:
+    for layout in ("session-in-name", "dialogue-ids", "session-date"):
+        vault = write_vault(tmp_path / layout, _restarting(layout))
+        with Vault(vault) as opened:
+            opened.index()
+        by_text = {(vault / path).read_text().split("---\n", 2)[2].strip(): context for path, context in _contexts(vault).items()}
+        assert len(by_text) == 6, layout
+        beagle = by_text["A beagle called Pickle."]
+        assert "puppy" in beagle and "what breed" in beagle and "Friday" not in beagle and "Slow" not in beagle, (layout, beagle)
+        assert "Slow" in by_text["Bye for now, talk on Friday!"] and "puppy" not in by_text["Bye for now, talk on Friday!"], layout
+        assert by_text["Morning! Guess who got a puppy."] == "", layout  # was the goodbyes before it
+
+
+def test_a_session_read_from_the_file_name_or_the_day_only_when_no_property_says_one() -> None:
+    def chain(path: str, **meta: object) -> bytes:
+        return chain_keys(order_key(path, {"speaker": "Ana", **meta}))[0]
+
+    assert chain("c/session_1_turn_3.md", turn=3) != chain("c/session_2_turn_3.md", turn=3)
+    assert chain("c/D1_3.md", turn=3) != chain("c/D2_3.md", turn=3)
+    assert chain("c/session_1_turn_3.md", turn=3, session=1) == chain("c/session_2_turn_1.md", turn=1, session=1)
+    assert chain("c/t001.md", turn=1) == chain("c/t002.md", turn=2)  # one number: no session in the name
+    assert chain("c/i-ran-5-km.md", turn=7) == chain("c/at-9.md", turn=8)  # the name's numbers are not the turn's
+    assert chain("c/a.md", date="2023-05-08") != chain("c/b.md", date="2023-05-09")
+    assert chain("c/a.md", date="2023-05-08T10:00:00") == chain("c/b.md", date="2023-05-09T11:00:00")  # a message's time
+    assert chain("c/a.md", date="1:56 pm on 8 May, 2023") == chain("c/b.md", date="10:15 am on 9 May, 2023")
+    assert chain("c/a.md", date="2023-05-08", session=2) == chain("c/b.md", date="2023-05-09", session=2)

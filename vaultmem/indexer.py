@@ -722,7 +722,7 @@ class Indexer:
         embedder = self._embedder()
         if not windows_possible(embedder):
             return
-        texts = [head_text(item.row.title, props_as_held(item.searchable.fields.props_text)) for item in turns]
+        texts = [head_text(item.searchable.fields.title, props_as_held(item.searchable.fields.props_text)) for item in turns]
         for item, text, summed in zip(turns, texts, embedder.sums(texts).totals, strict=True):
             item.head = (head_hash(text), np.asarray(summed, dtype=np.float32))
 
@@ -736,7 +736,7 @@ class Indexer:
             if not new:
                 self.store.turn_heads.leave([label])
             return
-        digest = head_hash(head_text(item.row.title, props_as_held(item.searchable.fields.props_text)))
+        digest = head_hash(head_text(item.searchable.fields.title, props_as_held(item.searchable.fields.props_text)))
         if item.head is not None and item.head[0] == digest:
             self.store.turn_heads.put([(label, digest, item.head[1])])
             return
@@ -745,7 +745,7 @@ class Indexer:
             self.store.turn_heads.put([(label, digest, stored[label])])
             return
         self.store.turn_heads.owe([label])
-        self._heads_owed[label] = (item.row.title, item.searchable.fields.props_text)
+        self._heads_owed[label] = (item.searchable.fields.title, item.searchable.fields.props_text)
 
     def _pay_heads_owed(self) -> None:
         """Embed, in one batch, the heads of the turns written this run without one (an index of

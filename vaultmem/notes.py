@@ -382,7 +382,14 @@ from .spelled_days import value_date
 #     creator names notes by their Unix time (`.obsidian/zk-prefixer.json` format `X`), by the time its name opens
 #     with (`1732193684 - Algoritmos.md`: dating._unix_id_moment). A list item YAML reads as a comment (`tags:` then
 #     `  - #scout`) is a problem (notes.comment_item_problems). Nothing is embedded again.
-READER_VERSION = "134"
+# 135: a conversation turn with no session property takes its session from its file name's numbers before its
+#     turn's number (`session_2_turn_1`, `D2_1` with `turn: 1`) or from a date without a time of day: turn
+#     numbers starting again each session no longer put the sessions' turns together (turns._session_in_name,
+#     turns._day_said). Nothing is embedded again.
+# 136: a conversation turn named by a slug of its text's first words (turns.named_by_its_text: `okay-its-official.md`)
+#     has no title and only its folder as its name in the full text, and its passages and head embed no title.
+#     Such turns are embedded again.
+READER_VERSION = "136"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

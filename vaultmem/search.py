@@ -1442,7 +1442,10 @@ class Searcher:
         if missing:
             self.heads_embedded += len(missing)
             props = self.store.passages.properties_of([label for label, _ in missing])
-            stored.update(self._head_sums.of({label: head_text(title, props.get(label, "")) for label, title in missing},
+            # The title as its passages embed it: none for a turn named by its text (searchable).
+            untitled = self.store.passages.untitled([label for label, _ in missing])
+            stored.update(self._head_sums.of({label: head_text("" if label in untitled else title, props.get(label, ""))
+                                              for label, title in missing},
                                              lambda texts: self.embedder.sums(texts).totals))
         return [Turn(label, key, own.get(label), stored[label]) for label, key, _ in rows]
 

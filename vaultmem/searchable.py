@@ -31,7 +31,7 @@ from .math_words import math_as_words
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, piece_text, split_passages
 from .terminal_codes import without_terminal_codes
-from .turns import is_turn
+from .turns import is_turn, named_by_its_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,6 +89,10 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     fields = search_fields(note)
     fields = replace(fields, name=name_with_iso_day(fields.name, note.path), text_props=inline_fields(note.body))
     shown = without_terminal_codes(note.body)
+    if is_turn(fields.props_text, note.meta) and named_by_its_text(fields.title, note.body):
+        # A message named by a slug of its first words (turns.named_by_its_text): no title, and
+        # only its folder as its name — the words are its text's, searched and embedded there.
+        fields = replace(fields, title="", name=note.path.rpartition("/")[0])
     math = math_as_words(without_html_tags(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries))))
     body = math.text
     # A day's note is cut into its facts too (passages.fact_pieces), and so is a memory of facts

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from .errors import InvalidTimestamp
 from .lifecycle import parse_timestamp, to_epoch_us
@@ -64,6 +64,9 @@ PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
 # A turn's number that only a dialogue writes: beside `name` alone they make a note a turn (is_turn).
 NAME_PLACE_KEYS = ("turn", "dia_id", "turn_id", "message_index")
 CHAIN_BYTES = 8
+# A slug: lower-case words joined by hyphens, as an exporter names a message by its first words.
+_SLUG = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+_SLUG_WORD = re.compile(r"[^\W_]+")
 
 
 def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
@@ -87,6 +90,22 @@ def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
     # session page (`name: The Amber Temple`, `session: 12`) or a course's step (`index: 3`); a
     # dialogue turned into notes (`name: Caroline`) says its conversation or its turn's number.
     return named and _property(meta or {}, (*CONVERSATION_KEYS, *NAME_PLACE_KEYS)) is not None
+
+
+def named_by_its_text(title: str, text: str) -> bool:
+    """Is ``title`` a slug of ``text``'s first words (``okay-its-official-mexico-city`` for "Okay,
+    it's official: Mexico City, next month."; a counter after it, ``-2``, as an exporter adds to a
+    name taken)? A chat exporter names a message so: the name says nothing its text does not, and
+    searched as the note's title and name (the columns that weigh most) and embedded before its
+    text it counted a turn's first words two and three times (PASSAGES.md §38, §49: the slugs
+    layout). Two words at least: a one-word name (``hello``) is as often a real title."""
+    words = _SLUG_WORD.findall(title.casefold())
+    if len(words) < 2 or title != title.casefold() or not _SLUG.fullmatch(title):
+        return False
+    said = _SLUG_WORD.findall(text.casefold().replace("'", "").replace("\u2019", ""))
+    if words == said[:len(words)]:
+        return True
+    return len(words) > 2 and words[-1].isdecimal() and words[:-1] == said[:len(words) - 1]
 
 
 def says_its_place(meta: Mapping[str, object]) -> bool:
@@ -115,7 +134,8 @@ def order_key(path: str, meta: Mapping[str, object] | None = None) -> bytes:
     its count of digits, then them), so a name sorts before the names it begins."""
     meta = meta or {}
     folder, _, name = path.rpartition("/")
-    return _ended(folder) + _chain(meta) + _time(meta) + _place(meta) + _name(name)
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    return _ended(folder) + _chain(meta, stem) + _time(meta) + _place(meta) + _name(name)
 
 
 def chain_keys(key: bytes) -> tuple[bytes, bytes]:
@@ -159,16 +179,54 @@ def _digits(run: str) -> str:
     return ascii_run.lstrip("0") or "0"
 
 
-def _chain(meta: Mapping[str, object]) -> bytes:
+def _chain(meta: Mapping[str, object], stem: str = "") -> bytes:
     conversation = _property(meta, CONVERSATION_KEYS)
     session = _property(meta, SESSION_KEYS)
     said = _numbers(session) if session is not None else ()
     if session is None and len(numbers := _numbers(_property(meta, ("dia_id",)) or "")) > 1:
         said = numbers[:1]  # LoCoMo's D<session>:<turn>
+    if session is None and not said:
+        said = _session_in_name(meta, stem) or _day_said(meta)
     named = "" if conversation is None else " ".join(str(conversation).casefold().split())
     # A session said as a number is that number whatever its spelling (`1`, `"01"`); else its text.
     session_text = ".".join(said) if said else ("" if session is None else " ".join(str(session).casefold().split()))
     return hashlib.blake2b(f"{named}\x00{session_text}".encode("utf-8", "surrogatepass"), digest_size=CHAIN_BYTES).digest()
+
+
+def _session_in_name(meta: Mapping[str, object], stem: str) -> tuple[str, ...]:
+    """The session a file name says when no property does: its numbers before the turn's number
+    (its place property's last): ``session_2_turn_1`` with ``turn: 1`` is session 2, ``D3_12``
+    with ``turn: 12`` session 3, ``2023-05-08-turn-3`` with ``turn: 3`` the day. Unread, the turn
+    numbers that start again at 1 in each session put every session's first turns together (the
+    place orders before the name: a slug or an id names no order) and chained one session's
+    goodbyes to the next one's greetings. () when the name does not end with the place's number."""
+    place = _property(meta, PLACE_KEYS)
+    told = () if place is None else _numbers(place)
+    named = tuple(_digits(run) for run in _NUMBER.findall(stem))
+    if not told or len(named) < 2 or named[-1] != told[-1]:
+        return ()
+    return ("name", *named[:-1])
+
+
+def _day_said(meta: Mapping[str, object]) -> tuple[str, ...]:
+    """The day of a time that says a day and no clock time (``date: 2023-05-08``, ``8 May,
+    2023``): a session's date, which a new session changes. A time of day (a message's own
+    time) says no session: every message would be a chain of one."""
+    value = _property(meta, TIME_KEYS)
+    if isinstance(value, datetime) or value is None or isinstance(value, (int, float)):
+        return ()
+    if isinstance(value, date):
+        return ("day", value.isoformat())
+    text = str(value).strip()
+    if _CLOCK.search(text):
+        return ()
+    day = text_date(text)
+    if day is None:
+        try:
+            day = parse_timestamp(text)
+        except InvalidTimestamp:
+            return ()
+    return ("day", day.date().isoformat())
 
 
 def _time(meta: Mapping[str, object]) -> bytes:

@@ -460,6 +460,16 @@ class PassageStore:
             found.update((int(row[0]), str(row[1])) for row in self.db.execute(query, chunk) if row[1])
         return found
 
+    def untitled(self, note_labels: Iterable[int]) -> set[int]:
+        """Those of these notes whose full-text rows hold no title (a turn named by its text's first
+        words, searchable: its title is not searched nor embedded)."""
+        found: set[int] = set()
+        for chunk in chunks(int(label) for label in note_labels):
+            query = ("SELECT passages.note_label FROM passages JOIN passages_fts ON passages_fts.rowid = passages.label "
+                     f"WHERE passages.number = 0 AND passages_fts.title = '' AND passages.note_label IN ({placeholders(len(chunk))})")
+            found.update(int(row[0]) for row in self.db.execute(query, chunk))
+        return found
+
     def bodies(self, labels: Sequence[int]) -> dict[int, str]:
         """Each passage's text as its full-text row holds it (line breaks kept)."""
         found: dict[int, str] = {}

@@ -20,6 +20,13 @@ if TYPE_CHECKING:  # numpy is loaded by a search or a write of turns, not by `ch
     import numpy as np
 
 
+# Rows of notes that are no turn (any more): those readers' feeds still announce, kept until
+# :meth:`TurnHeadStore.prune_left`. A turn owed its head has a row with no vector too, and is a turn.
+_LEFT = "vector IS NULL AND label NOT IN (SELECT label FROM notes WHERE turn_key IS NOT NULL)"
+PRUNE_LEFT_AT = 256  # as turn_windows.WHOLE_WINDOWS_AT: a searcher this far behind makes every window anew
+PRUNE_LEFT_SHARE = 8  # ... or an eighth of the rows
+
+
 class TurnHeadStore:
     """Owns ``turn_heads`` and ``turn_head_epoch``."""
 
@@ -37,12 +44,42 @@ class TurnHeadStore:
     def leave(self, labels: Iterable[int]) -> None:
         """These notes are no turns (any more): a row with no vector at a new seq, for readers' feeds.
         Only for a label that has a row (a turn's, or one owed its head, which a searcher holds as
-        a turn too): a note that never was a turn writes nothing."""
+        a turn too): a note that never was a turn writes nothing. Then :meth:`prune_left`, when a
+        row was written: an edit of a note that is no turn asks nothing more (its count scans the rows)."""
+        wrote = False
         for chunk in chunks(int(label) for label in labels):
             held = [int(row[0]) for row in self.db.execute(
                 f"SELECT label FROM turn_heads WHERE label IN ({placeholders(len(chunk))})", chunk)]
             self.db.executemany("INSERT OR REPLACE INTO turn_heads (label, head_hash, vector) VALUES (?, NULL, NULL)",
                                 [(label,) for label in held])
+            wrote = wrote or bool(held)
+        if wrote:
+            self.prune_left()
+
+    def left_count(self) -> int:
+        """How many rows are of notes that are no turn now (removed, or no longer naming a speaker)."""
+        return int(self.db.execute(f"SELECT count(*) FROM turn_heads WHERE {_LEFT}").fetchone()[0])
+
+    def prune_left(self, at_least: int = PRUNE_LEFT_AT) -> int:
+        """Delete the rows of notes that are no turn now once there are more of them than
+        ``at_least`` and an eighth of the rows, under a new epoch; how many were deleted.
+
+        Note labels are never reused (AUTOINCREMENT), so each removed turn left a row for good: a
+        vault whose agent writes and forgets turns for months grew a feed of dead rows that every
+        reader's cursor walks past and ``count_after`` counts. A row can only go with a new epoch:
+        a searcher whose cursor is before it would otherwise never learn the turn left, and keep
+        its text in its neighbours' windows. A new epoch makes every searcher make its windows
+        anew once (1.3 s at 30,000 turns), so this waits for as many dead rows as a searcher that
+        far behind would make anew anyway (turn_windows.WHOLE_WINDOWS_AT, an eighth of the turns)."""
+        left = self.left_count()
+        if left <= at_least or left * PRUNE_LEFT_SHARE <= self.row_count():
+            return 0
+        self.db.execute(f"DELETE FROM turn_heads WHERE {_LEFT}")
+        self.db.execute("UPDATE turn_head_epoch SET value = ?", (secrets.token_hex(8),))
+        return left
+
+    def row_count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM turn_heads").fetchone()[0])
 
     def owe(self, labels: Iterable[int]) -> None:
         """These turns were written without a head sum: a row with none at a new seq (a searcher
