@@ -15,6 +15,10 @@
   the words asked for reads as an answer whether five notes competed or a hundred;
   fused = 0.55 × vectors + 0.45 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
+- **A note named by some of the question's words** (:func:`worded_ceiling`: `People/Keiko.md`
+  for "what was Keiko's reading tip") counts on the text side no more than the note the
+  meaning side puts first, when the text side proposes that note too: its name says what the
+  question is about, the meaning side which note answers it.
 - **The property bonus** (:data:`PROPERTY_BONUS`): a candidate one of whose property values
   the query names (valued.py: ``speaker: Ben`` for "what did Ben say …") gains a small fixed
   amount, before the name bonus.
@@ -277,11 +281,13 @@ def _standardised(labels: Sequence[int], values: Sequence[float], background: in
 
 
 def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = (),
-         standard: int | None = None, valued: Collection[int] = ()) -> list[Fused]:
+         standard: int | None = None, valued: Collection[int] = (), worded: Collection[int] = ()) -> list[Fused]:
     """Both sides' candidates in one ranking, unordered (the caller sorts and breaks ties),
     with the property bonus (:data:`PROPERTY_BONUS`) added to the ``valued`` candidates (one
     of whose property values the query names: valued.py), then the name bonus applied to the
-    ``named`` notes (:func:`name_bonus`).
+    ``named`` notes (:func:`name_bonus`). The ``worded`` candidates (named by some of the
+    question's words, not by the whole of it) count on the text side no more than the note
+    the meaning side puts first (:func:`worded_ceiling`).
 
     A side that proposed fewer than ``pool`` notes listed every note it matches: the other
     candidates score 0 there and are standardised with its own (:func:`_side_z`). A named
@@ -300,12 +306,33 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
     top_union = list(dict.fromkeys(hit.label for hit in [*vectors[:standard], *text[:standard]]))
     vector_z, vector_missing = _side_z(vectors[:standard], top_union, standard, absent_score_zero=False)
     text_z, text_missing = _side_z(text[:standard], top_union, standard, absent_score_zero=True)
+    text_z = worded_ceiling(text_z, text_missing, vectors[0].label if vectors else None, text_rank, worded)
     fused = [
         Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing)
               + (PROPERTY_BONUS if label in valued else 0.0), vector_rank.get(label), text_rank.get(label))
         for label in [*union, *(label for label in named if label not in vector_rank and label not in text_rank)]
     ]
     return name_bonus(fused, named)
+
+
+def worded_ceiling(text_z: dict[int, float], missing: float, meaning_first: int | None, text_rank: Mapping[int, int],
+                   worded: Collection[int]) -> dict[int, float]:
+    """The text side's z-scores with each ``worded`` note (named by a run of the question's
+    words: "what was Keiko's reading tip" names `People/Keiko.md`) at most the z of
+    ``meaning_first``, the note the meaning side puts first — when that note is another one
+    and the text side proposes it too (it holds some of the words asked).
+
+    A page named by a word of the question is about what is asked, not its answer: the name
+    in its title (bm25 weight 5) stood it 5 standard deviations above the day that holds the
+    fact and the name once in its text, and the meaning side's lead for the day (0.3 of a
+    deviation) could not overturn it — 10 of `daily`'s 54 questions (benchmarks/PASSAGES.md
+    §49). Lowered to the day's keyword standing, the two are told apart by meaning. A note
+    the meaning side puts first itself, or a first by meaning holding none of the words
+    (nothing on the keyword side to weigh the name against), leaves every value as it is."""
+    if meaning_first is None or meaning_first in worded or meaning_first not in text_rank or not worded:
+        return text_z
+    ceiling = text_z.get(meaning_first, missing)
+    return {label: min(z, ceiling) if label in worded else z for label, z in text_z.items()}
 
 
 def name_bonus(fused: Sequence[Fused], named: Collection[int]) -> list[Fused]:

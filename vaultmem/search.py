@@ -34,7 +34,7 @@ import re
 import stat as stat_module
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -88,6 +88,7 @@ from .fields import (
     person_asked,
     query_topics,
     starts_person_name,
+    topic_key,
 )
 from .git_index import UnmergedWatch, unmerged_warning
 from .identifiers import camel_words
@@ -100,6 +101,7 @@ from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
 from .ranking import (
+    MATCH_DEPTH,
     NEXT_PASSAGES,
     Fused,
     SideHit,
@@ -1018,7 +1020,9 @@ class Searcher:
         text = self._rarest_word_asked(words, text)
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
-        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
+        named = self._named(query, eligibility)
+        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued,
+                     worded=self._named_by_words(query, text[:MATCH_DEPTH], named))
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -1197,6 +1201,18 @@ class Searcher:
             found = {label for label, topic in rows if starts_person_name(topic, first_words)}
             named = sorted(found) if len(found) == 1 and len(rows) < FIRST_NAME_ROWS else []
         return named
+
+    def _named_by_words(self, query: str, text: Sequence[SideHit], named: Collection[int]) -> frozenset[int]:
+        """Of the text side's ``text`` notes, those the query names by a run of its words and not
+        whole (fields.topic_key: "what was Keiko's reading tip" is ``keiko reading tip``, and
+        names `People/Keiko.md`, topic ``keiko``): ranking.worded_ceiling. A note named by the
+        whole query (``named``: the name bonus) is the note asked for, and is left out."""
+        asked = topic_key(query).split()
+        labels = [hit.label for hit in text if hit.label not in named]
+        if len(asked) < 2 or not labels:
+            return frozenset()
+        keys = self.store.notes.topic_keys_of(labels)
+        return frozenset(label for label, topics in keys.items() if any(_run_in(topic.split(), asked) for topic in topics))
 
     def _named_by_id(self, wanted: str, eligibility: Eligibility) -> list[int]:
         """The notes whose id the query is as written (``id: 202403141205``, a memory's id), else,
@@ -1700,6 +1716,12 @@ def owners_by_label(labels: np.ndarray, owners: np.ndarray, found: np.ndarray) -
     order = np.argsort(labels, kind="stable")
     owned: np.ndarray = owners[order[np.searchsorted(labels[order], found)]]
     return owned
+
+
+def _run_in(words: Sequence[str], asked: Sequence[str]) -> bool:
+    """Whether ``words`` stand together, in order, among ``asked`` and are fewer than them."""
+    size = len(words)
+    return 0 < size < len(asked) and any(list(asked[start:start + size]) == list(words) for start in range(len(asked) - size + 1))
 
 
 def _word_in(word: str, text: str) -> bool:

@@ -666,6 +666,19 @@ class NoteStore:
         rows = self.db.execute(query, (f"{number}%", f"%/{number}%", *params))
         return [row[0] for row in rows if begins_with_number(row[1].rsplit("/", 1)[-1], number)]
 
+    def topic_keys_of(self, labels: Sequence[int]) -> dict[int, list[str]]:
+        """Each of these notes' topic keys (``fields.name_topic`` of its names), by label; a note
+        with none is left out. For a question that names a note by some of its words
+        (search.Searcher._named_by_words): one statement for the text side's first few notes."""
+        wanted = sorted({int(label) for label in labels})
+        found: dict[int, list[str]] = {}
+        for chunk in chunks(wanted):
+            query = (f"SELECT label, name FROM note_names WHERE kind = ? AND label IN ({placeholders(len(chunk))}) "
+                     "ORDER BY label, rowid")
+            for label, name in self.db.execute(query, (TOPIC_KEY, *chunk)):
+                found.setdefault(label, []).append(name)
+        return found
+
     def topics_starting(self, words: str, eligibility: Eligibility, *, limit: int) -> list[tuple[int, str]]:
         """(label, topic key) of eligible notes one of whose topic keys starts with the words
         ``words`` and goes on (``steph`` finds ``steph ango``, not ``stephen king`` nor ``steph``),

@@ -1,0 +1,93 @@
+"""A page a question names by some of its words is about what is asked, not its answer (ranking.worded_ceiling).
+
+"what was Keiko's reading tip": `People/Keiko.md` holds the name in its title (bm25 weight 5),
+the day holds the fact and the name once in its text. The keyword side stood the person's page
+five standard deviations above the day, and the meaning side, which puts the day first, could
+not overturn it (benchmarks/PASSAGES.md §49). The named page now counts on the keyword side no
+more than the note the meaning side puts first.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import write_vault
+from vaultmem import Vault
+from vaultmem.ranking import SideHit, fuse, worded_ceiling
+
+NOW = "2026-11-30T12:00:00+00:00"
+PERSON = "---\ntype: person\n---\n"
+DAY = "---\ntags: [daily]\n---\n"
+NOTES = {
+    "People/Keiko.md": PERSON + "Keiko is a curator; we met on a pottery course. Reads constantly, recommends more than I can keep up with.\n",
+    "People/Priya.md": PERSON + "Priya is a colleague from the design team. Vegetarian. Partner Ben, met at the climbing gym.\n",
+    "People/Marco.md": PERSON + "Marco, friend from university. Engineer, cycles everywhere, plays bass in a covers band.\n",
+    "Daily/2026-11-06.md": DAY + ("- Cleaned the bathroom and the oven.\n- Team lunch at the noodle bar.\n"
+                                  "- Sunny and cold, lovely light in the afternoon.\n"
+                                  "- Keiko lent me A Gentleman in Moscow, has to go back to them by the end of the month.\n"),
+    "Daily/2026-10-19.md": DAY + ("## Home\n\nBought a bonsai kit for Tom, for his retirement.\n\n"
+                                  "## Notes\n\nPriya and Ben are expecting, due in April!\n\n## Work\n\nMade lentil soup, too much salt.\n"),
+    "Daily/2026-11-19.md": DAY + "Keiko got the promotion, now team lead at the museum.\n\nSorted the laundry mountain.\n\nInbox zero by five.\n",
+    "Daily/2026-10-25.md": DAY + ("Long day, early night.\n\nBought a cast-iron pan for Aisha, for the housewarming.\n\n"
+                                  "Marco moved to Rotterdam for the new job.\n\nDermatologist appointment moved to Friday at 14:45.\n"),
+    "Daily/2026-11-02.md": DAY + ("Dentist booked for Friday, 8:30, at the practice on Harbour Road.\n\n"
+                                  "Backed up the laptop to the external drive.\n\nRan 5k before work, slow but steady.\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def days_and_people(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    vault_dir = tmp_path_factory.mktemp("days")
+    write_vault(vault_dir, NOTES)
+    with Vault(vault_dir) as vault:
+        vault.index()
+    return vault_dir
+
+
+@pytest.mark.parametrize(("query", "day"), [
+    ("what was Keiko's reading tip", "Daily/2026-11-06.md"),
+    ("when is Priya's baby coming", "Daily/2026-10-19.md"),
+    ("where does Marco live now", "Daily/2026-10-25.md"),
+])
+def test_the_day_holding_the_fact_comes_before_the_page_the_question_names_by_a_word(days_and_people: Path, query: str, day: str) -> None:
+    with Vault(days_and_people) as vault:
+        paths = [hit.path for hit in vault.search(query, k=5, now=NOW)]
+    assert paths[0] == day, paths  # was the person's page first, the day second
+
+
+@pytest.mark.parametrize("query", ["Keiko", "who is Keiko", "what does Keiko do at the pottery course"])
+def test_the_named_page_stays_first_when_asked_for_or_nearest_in_meaning(days_and_people: Path, query: str) -> None:
+    with Vault(days_and_people) as vault:
+        hits = vault.search(query, k=5, now=NOW)
+    assert hits[0].path == "People/Keiko.md", [hit.path for hit in hits]
+
+
+def _hits(*scored: tuple[int, float]) -> list[SideHit]:
+    return [SideHit(label, score, label) for label, score in scored]
+
+
+def test_a_worded_note_counts_on_the_text_side_no_more_than_the_first_by_meaning() -> None:
+    text_z = {1: 5.0, 2: 2.0, 3: 1.0}
+    assert worded_ceiling(text_z, -0.3, 2, {1: 1, 2: 2, 3: 3}, {1}) == {1: 2.0, 2: 2.0, 3: 1.0}
+    assert worded_ceiling(text_z, -0.3, 2, {1: 1, 2: 2, 3: 3}, {3}) == text_z  # already below: kept
+
+
+def test_nothing_changes_when_the_first_by_meaning_is_worded_or_holds_no_word_asked() -> None:
+    text_z = {1: 5.0, 2: 2.0}
+    assert worded_ceiling(text_z, -0.3, 1, {1: 1, 2: 2}, {1}) == text_z  # the named page is first by meaning too
+    assert worded_ceiling(text_z, -0.3, 9, {1: 1, 2: 2}, {1}) == text_z  # the first by meaning is not on the text side
+    assert worded_ceiling(text_z, -0.3, None, {1: 1, 2: 2}, {1}) == text_z  # no vector side
+    assert worded_ceiling(text_z, -0.3, 2, {1: 1, 2: 2}, ()) == text_z
+
+
+def test_fuse_puts_the_first_by_meaning_before_the_worded_page_the_text_side_stood_far_above_it() -> None:
+    vectors = _hits((2, 0.40), (1, 0.38), *((label, 0.1) for label in range(10, 30)))
+    text = _hits((1, 9.0), (2, 2.0), (3, 1.5))
+    before = {item.label: item.value for item in fuse(vectors, text, 100)}
+    after = {item.label: item.value for item in fuse(vectors, text, 100, worded={1})}
+    assert before[1] > before[2]
+    assert after[2] > after[1]
+    assert after[2] == before[2] and after[3] == before[3]  # only the worded note's value moves
+    assert after[1] < before[1]
