@@ -556,7 +556,7 @@ def _vector_score(searcher: Searcher, query: str, label: int, found: Candidates)
     proposed = next((hit for hit in found.vectors if hit.label == label), None)
     if proposed is not None:
         return proposed
-    scored = searcher.exact_scores(searcher.embedder.embed([query])[0], [label])
+    scored = searcher.exact_scores(searcher.query_vector(query), [label])
     return scored[0] if scored else None
 
 
@@ -592,7 +592,7 @@ def _ranking_reason(position: int | None, k: int, lifted: str, sides: str, names
 
 def _window_reason(searcher: Searcher, query: str, label: int) -> list[str]:
     """One sentence when the vector side reached this turn through the turns around it (turn_windows.py)."""
-    reached = searcher.reached_by_windows(searcher.embedder.embed([query])[0], label)
+    reached = searcher.reached_by_windows(searcher.query_vector(query), label)
     if reached is None:
         return []
     window, own = reached

@@ -100,6 +100,7 @@ from .notes import SUPERSEDES, is_unparsed_expiry, read_text, unparsed_expiry_wa
 from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
+from .question_forms import without_question_form
 from .ranking import (
     MATCH_DEPTH,
     NEXT_PASSAGES,
@@ -794,6 +795,14 @@ class Searcher:
         self._text_rows: tuple[tuple[int, int] | None, int] = (None, 0)
         self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
 
+    def query_vector(self, query: str) -> np.ndarray:
+        """The query's vector as the meaning side asks with it: the question form it opens with
+        left out (question_forms.py: "how do I write a table" is embedded as "write a table").
+        Without it, "how do I" weighed as much as the words naming the topic in a mean of token
+        vectors. Search and explain both ask through here, so explain shows search's cosines."""
+        vector: np.ndarray = self.embedder.embed([without_question_form(query)])[0]
+        return vector
+
     @property
     def note_vectors(self) -> VectorIndex:
         """Whole-note vectors (the similar-note check); search itself never loads them."""
@@ -1013,7 +1022,7 @@ class Searcher:
 
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)
-        query_vector = self.embedder.embed([query])[0]
+        query_vector = self.query_vector(query)
         vectors = self._vector_side(query_vector, pool, eligibility)
         words = query_words(query, self.languages())
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
