@@ -219,6 +219,42 @@ def test_full_text_scores_of_scattered_passages_match_each_passage_alone(tmp_pat
     assert set(together) <= set(asked)
 
 
+
+def test_which_passages_hold_a_word_is_asked_without_bm25_and_answers_as_the_scores_keys(tmp_path: Path) -> None:
+    # The rarest word's check, the passage past a note's name and a judged note's words ask only
+    # whether rows match: bm25 (its idf counted over each phrase's whole doclist, then a score a
+    # row) cost a search at 10,000 notes ~0.7 ms for scores never read (benchmarks/README.md, s42).
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+
+    line = "A pasted changelog line about streams and a fixed regression in the parser.\n\n"
+    (tmp_path / "huge.md").write_text(line * 400, encoding="utf-8")
+    for number in range(200):
+        topic = "parser" if number % 3 == 0 else "garden"
+        (tmp_path / f"n{number:03d}.md").write_text(f"# Note {number}\n\nabout the {topic} number {number}\n", encoding="utf-8")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        passages = vault.store.passages
+        huge = vault.store.notes.by_path("huge.md")
+        assert huge is not None and huge.label is not None
+        run = passages.labels_of([huge.label])  # one range
+        scattered = passages.labels_of([row.label for row in vault.store.notes.all()
+                                        if row.label is not None and row.label != huge.label])[::7]
+        asked_labels = [*run, *scattered]
+        match = "{headings body} : (parser)"
+        statements: list[str] = []
+        vault.store.db.conn.set_trace_callback(statements.append)
+        try:
+            holding = passages.fts_holding(match, asked_labels)
+        finally:
+            vault.store.db.conn.set_trace_callback(None)
+        scores = passages.fts_scores(match, asked_labels)
+    matched = [statement for statement in statements if "MATCH" in statement]
+    assert len(matched) == 2, matched  # the run by its range, the scattered labels in one statement
+    assert not any("bm25" in statement for statement in matched)
+    assert holding == set(scores)
+    assert set(run) <= holding and any(label not in holding for label in scattered)
+
 def _filtered_vault(root: Path) -> None:
     from helpers import write_file
 
