@@ -48,16 +48,14 @@ _PHRASE = re.compile(r'"[^"]*"\*?')  # one FTS5 phrase, quoted (search.py's term
 # the bm25 they save).
 _LEAVE_OUT_FROM = 2
 _FTS_AVERAGES = 1  # the rowid of FTS5's averages record in passages_fts_data: its row count first
-# passages_fts's columns in the order it declares them (migrations.m019_turn_context). FTS5 keeps
-# each row's values in its content table, passages_fts_content (id, c0, c1 …: one column a
-# declared column, in that order): a value is read there by the row's id, a B-tree look-up, where
-# reading it through the virtual table made FTS5 set up a cursor a row (~3x the cost: 0.79 →
-# 0.28 ms for 120 notes' properties at 10,000 notes).
-FTS_COLUMNS = ("name", "title", "aliases", "headings", "props", "tags", "body", "stems", "context")
 
 
 def _stored(column: str) -> str:
-    """The content table's column holding passages_fts's ``column``."""
+    """The column of passages_fts's content table that holds its ``column``. FTS5 keeps each
+    row's values in passages_fts_content (id, c0, c1 …: one a declared column, in
+    :data:`FTS_COLUMNS`' order): read there by the row's id, a B-tree look-up, where reading it
+    through the virtual table set up an FTS5 cursor a row (~3x the cost: 0.79 → 0.28 ms for 120
+    notes' properties at 10,000 notes)."""
     return f"c{FTS_COLUMNS.index(column)}"
 
 
