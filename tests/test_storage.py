@@ -219,6 +219,44 @@ def test_full_text_scores_of_scattered_passages_match_each_passage_alone(tmp_pat
     assert set(together) <= set(asked)
 
 
+
+def test_which_passages_hold_a_word_is_asked_without_bm25_and_answers_as_the_scores_keys(tmp_path: Path) -> None:
+    # The rarest word's check, the passage past a note's name and a judged note's words ask only
+    # whether rows match: bm25 (its idf counted over each phrase's whole doclist, then a score a
+    # row) cost a search at 10,000 notes ~0.7 ms for scores never read (benchmarks/README.md, s42).
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+
+    line = "A pasted changelog line about streams and a fixed regression in the parser.\n\n"
+    (tmp_path / "huge.md").write_text(line * 400, encoding="utf-8")
+    for number in range(200):
+        topic = "parser" if number % 3 == 0 else "garden"
+        (tmp_path / f"n{number:03d}.md").write_text(f"# Note {number}\n\nabout the {topic} number {number}\n", encoding="utf-8")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        passages = vault.store.passages
+        huge = vault.store.notes.by_path("huge.md")
+        assert huge is not None and huge.label is not None
+        run = passages.labels_of([huge.label])  # one range
+        scattered = passages.labels_of([row.label for row in vault.store.notes.all()
+                                        if row.label is not None and row.label != huge.label])[::7]
+        asked_labels = [*run, *scattered]
+        match = "{headings body} : (parser)"
+        statements: list[str] = []
+        vault.store.db.conn.set_trace_callback(statements.append)
+        try:
+            holding = passages.fts_holding(match, asked_labels)
+            scores = passages.fts_scores(match, asked_labels)
+        finally:
+            vault.store.db.conn.set_trace_callback(None)
+    matched = [statement for statement in statements if "MATCH" in statement]
+    by_holding = [statement for statement in matched if "bm25" not in statement]
+    # The same statements as the scores' (a range a run, one for the scattered labels), without bm25.
+    assert [statement.replace(f", {_bm25()}", "") for statement in matched if "bm25" in statement] == by_holding
+    assert 1 <= len(by_holding) <= 2
+    assert holding == set(scores)
+    assert set(run) <= holding and any(label not in holding for label in scattered)
+
 def _filtered_vault(root: Path) -> None:
     from helpers import write_file
 
@@ -404,3 +442,37 @@ def test_equal_scores_at_the_any_word_pass_cut_keep_the_rows_kept_before(tmp_pat
     _any_word_vault(tmp_path, decide_in=60, in_titles=False)
     best, before, _, _ = _any_word_rows(tmp_path, '"decide" OR "kettle" OR "ferry" OR "filler3"', limit)
     assert sorted(best) == sorted(before) and len(best) == limit
+
+
+def test_properties_and_bodies_read_from_the_full_texts_content_table_are_the_virtual_tables(tmp_path: Path) -> None:
+    # Read by id from passages_fts_content (a B-tree look-up, ~3x cheaper than a cursor of the
+    # virtual table a row): its cN columns must be the declared columns in their order.
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+    from vaultmem.storage.passages import FTS_COLUMNS
+
+    for number in range(30):
+        (tmp_path / f"n{number:02d}.md").write_text(
+            f"---\nauthor: Writer {number}\nstatus: draft\n---\n# Note {number}\n\nthe parser {number}\n\n## More\n\n"
+            + "a longer section of words " * 60 + "\n", encoding="utf-8")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        db = vault.store.db
+        declared = tuple(row[1] for row in db.execute("PRAGMA table_info(passages_fts)").fetchall())
+        notes = [row.label for row in vault.store.notes.all() if row.label is not None]
+        labels = vault.store.passages.labels_of(notes)
+        properties = vault.store.passages.properties_of(notes)
+        bodies = vault.store.passages.bodies(labels)
+        through_fts = {int(row[0]): str(row[1]) for row in db.execute(
+            "SELECT passages.note_label, passages_fts.props FROM passages JOIN passages_fts ON passages_fts.rowid = passages.label "
+            "WHERE passages.number = 0").fetchall() if row[1]}
+        bodies_fts = {int(row[0]): str(row[1]) for row in db.execute("SELECT rowid, body FROM passages_fts").fetchall()}
+    assert declared == FTS_COLUMNS
+    assert len(properties) == 30 and properties == through_fts
+    assert len(labels) > 30 and bodies == {label: bodies_fts[label] for label in labels if label in bodies_fts}
+
+
+def _bm25() -> str:
+    from vaultmem.storage.passages import _BM25
+
+    return _BM25

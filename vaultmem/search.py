@@ -1072,7 +1072,7 @@ class Searcher:
         rarest = self._rarest_term(words)
         if rarest is None:
             return text
-        holding = self.store.passages.fts_scores(rarest, [hit.passage for hit in long_notes])
+        holding = self.store.passages.fts_holding(rarest, [hit.passage for hit in long_notes])
         lowered = {hit.label for hit in long_notes if hit.passage not in holding}
         if not lowered:
             return text
@@ -1187,7 +1187,7 @@ class Searcher:
         passages = self.store.passages.labels_of([label])
         return tuple(word for word, terms in zip(found.words, found.asked, strict=True)
                      if word not in found.unheld_words and terms
-                     and self.store.passages.fts_scores(f"{NOT_TURNS_BEFORE}({' OR '.join(terms)})", passages))
+                     and self.store.passages.fts_holding(f"{NOT_TURNS_BEFORE}({' OR '.join(terms)})", passages))
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -1305,7 +1305,7 @@ class Searcher:
             return
         # A note of one passage has no other to show: asked only of the others (each full-text
         # question here costs a search at 10,000 notes about 0.3 ms).
-        several = {note for note, count in self.store.passages.counts(list(chosen)).items() if count > 1}
+        several = {note for note, count in self.passage_table.current().counts(list(chosen)).items() if count > 1}
         shown = [passage for note, passage in chosen.items() if passage is not None and note in several]
         if not shown:
             return
@@ -1327,10 +1327,11 @@ class Searcher:
             match = f"{{headings body}} : ({' OR '.join(asked)})"
             # A passage already holding one of the words stays (one question for all of them);
             # the notes left are asked over their own passages, a range each.
-            holding = set(self.store.passages.fts_scores(match, [passage for note in notes if (passage := chosen[note]) is not None]))
+            holding = self.store.passages.fts_holding(match, [passage for note in notes if (passage := chosen[note]) is not None])
             # The notes left are asked together: one statement for all their passages, not two
             # a note (a bm25 score is the same whichever rows are asked with it).
-            owners = self.store.passages.pairs_of([note for note in notes if chosen[note] not in holding])
+            labels, notes_of = self.passage_table.current().pairs_of([note for note in notes if chosen[note] not in holding])
+            owners = list(zip(labels.tolist(), notes_of.tolist(), strict=True))
             scores = self.store.passages.fts_scores(match, [passage for passage, _ in owners]) if owners else {}
             own: dict[int, dict[int, float]] = {}
             for passage, note in owners:
