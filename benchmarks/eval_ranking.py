@@ -92,7 +92,8 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
     better) for text, whose order keeps notes with every term first. ``valued``: the candidates
     one of whose property values the query names, each with the bonus vaultmem adds to its
     fused value (ranking.PROPERTY_BONUS) — not a side, but what the offline fusion needs to
-    reproduce vaultmem's.
+    reproduce vaultmem's. ``worded``: the candidates named by some of the question's words,
+    whose text side vaultmem caps (ranking.worded_ceiling) — also for the offline fusion.
     """
     from vaultmem.lifecycle import resolve_now, to_epoch_us
     from vaultmem.storage import Eligibility
@@ -102,6 +103,7 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
         "vectors": [(found.paths[hit.label], hit.score) for hit in found.vectors if hit.label in found.paths],
         "text": [(found.paths[hit.label], hit.score) for hit in found.text if hit.label in found.paths],
         "valued": [(found.paths[label], PROPERTY_BONUS) for label in sorted(found.valued) if label in found.paths],
+        "worded": [(found.paths[label], 0.0) for label in sorted(found.worded) if label in found.paths],
     }
 
 
@@ -175,7 +177,8 @@ def answer(vault: Vault, question: Question, depth: int, fusions: Sequence[Fusio
         rankings.setdefault(fusion.name, fusion.rank(sides["vectors"], sides["text"]))
     # vaultmem's own fusion, with its property bonus: it must give `fused` (checks)
     rankings[SANITY_FUSION] = parse_fusion(SANITY_FUSION).rank(sides["vectors"], sides["text"],
-                                                               {path for path, _ in sides["valued"]}, PROPERTY_BONUS)
+                                                               {path for path, _ in sides["valued"]}, PROPERTY_BONUS,
+                                                               {path for path, _ in sides["worded"]})
     return Answered(question, rankings, sides, hits[0].score if hits else None)
 
 

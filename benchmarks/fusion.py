@@ -58,16 +58,19 @@ class Fusion:
     vectors: float = 1.0
     text: float = 1.0
 
-    def rank(self, vectors: Candidates, text: Candidates, valued: Collection[str] = (), bonus: float = 0.0) -> list[str]:
+    def rank(self, vectors: Candidates, text: Candidates, valued: Collection[str] = (), bonus: float = 0.0,
+             worded: Collection[str] = ()) -> list[str]:
         """Paths best first, fused from the two sides' candidates; ``bonus`` added to the
-        ``valued`` paths' fused value (vaultmem's property bonus: ranking.PROPERTY_BONUS)."""
+        ``valued`` paths' fused value (vaultmem's property bonus: ranking.PROPERTY_BONUS); in the
+        z-score mix, the ``worded`` paths (named by some of the question's words) count on the
+        text side no more than the note first by meaning (vaultmem.ranking.worded_ceiling)."""
         vectors, text = list(vectors)[: self.depth], list(text)[: self.depth]
         if self.method == "rrf":
             scores = _rrf(vectors, text, self.k, self.vectors, self.text)
         elif self.method == "minmax":
             scores = _mix(_minmax(vectors), _minmax(text), self.vectors, self.text, missing=(0.0, 0.0))
         else:
-            scores = _zscore_mix(vectors, text, self.vectors, self.text, self.depth)
+            scores = _zscore_mix(vectors, text, self.vectors, self.text, self.depth, worded)
         scores = {path: value + (bonus if path in valued else 0.0) for path, value in scores.items()}
         return sorted(scores, key=lambda path: (-scores[path], path))
 
@@ -111,10 +114,15 @@ def _minmax(candidates: Candidates) -> dict[str, float]:
     return {path: (score - low) / span if span else 1.0 for path, score in candidates}
 
 
-def _zscore_mix(vectors: Candidates, text: Candidates, vector_weight: float, text_weight: float, depth: int) -> dict[str, float]:
+def _zscore_mix(vectors: Candidates, text: Candidates, vector_weight: float, text_weight: float, depth: int,
+                worded: Collection[str] = ()) -> dict[str, float]:
     union = list(dict.fromkeys(path for path, _ in (*vectors, *text)))
     vector_z, text_z = _zscores(_completed(vectors, union, depth)[0]), _zscores(*_completed(text, union, depth))
     missing = (min(vector_z.values(), default=0.0), min(text_z.values(), default=0.0))
+    first = vectors[0][0] if vectors else None
+    if worded and first is not None and first not in worded and any(path == first for path, _ in text):
+        ceiling = text_z.get(first, missing[1])
+        text_z = {path: min(z, ceiling) if path in worded else z for path, z in text_z.items()}
     return _mix(vector_z, text_z, vector_weight, text_weight, missing)
 
 

@@ -3,7 +3,7 @@
 "what was Keiko's reading tip": `People/Keiko.md` holds the name in its title (bm25 weight 5),
 the day holds the fact and the name once in its text. The keyword side stood the person's page
 five standard deviations above the day, and the meaning side, which puts the day first, could
-not overturn it (benchmarks/PASSAGES.md §49). The named page now counts on the keyword side no
+not overturn it (benchmarks/PASSAGES.md §51). The named page now counts on the keyword side no
 more than the note the meaning side puts first.
 """
 

@@ -1,5 +1,5 @@
 """The question form a query opens with is left out of the meaning side's query vector
-(vaultmem/question_forms.py; benchmarks/PASSAGES.md §49)."""
+(vaultmem/question_forms.py; benchmarks/PASSAGES.md §52)."""
 
 from __future__ import annotations
 

@@ -434,7 +434,7 @@ def test_a_short_answer_is_found_right_after_the_turn_that_asks_it(tmp_path: Pat
     assert all(rank <= 3 for path, rank in ranks.items() if path != "cleo-dan/t04.md"), ranks
 
 
-# -- a turn named by a slug of its first words (s42; turns.named_by_its_text, PASSAGES.md §49)
+# -- a turn named by a slug of its first words (s42; turns.named_by_its_text, PASSAGES.md §50)
 
 def _slug_named(lines: list[tuple[str, str]]) -> dict[str, str]:
     files = {}

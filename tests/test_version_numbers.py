@@ -42,3 +42,15 @@ def test_a_version_asked_with_a_v_finds_the_note_writing_it_without(tmp_path: Pa
         hits = vault.search("which version do we support, v2.1.0?", k=3, now=NOW)
     assert hits[0].path == "2026-01-20 Kotlin.md"
     assert hits[0].match in ("keyword", "both")
+
+
+def test_a_day_written_with_dots_is_asked_for_as_a_day_not_as_a_version() -> None:
+    """Was: ``05.09.2025`` and ``2024.01.05`` were asked for as ``v05 09 2025`` too (the version
+    rule), and the day's own terms changed (tests/test_day_spellings.py caught it); a version of
+    three short numbers, or one typed with its v, still gains the other spelling."""
+    from vaultmem.search import query_words
+
+    assert [word.terms for word in query_words("05.09.2025")] == [('"05 09 2025"',)]
+    assert not any("v2024" in term for word in query_words("2024.01.05") for term in word.terms)
+    assert [word.terms for word in query_words("0.12.0")] == [('("0 12 0" OR "v0 12 0")',)]
+    assert [word.terms for word in query_words("v2024.1.5")][0][0].count(" OR ") == 1

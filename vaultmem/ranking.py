@@ -326,7 +326,7 @@ def worded_ceiling(text_z: dict[int, float], missing: float, meaning_first: int 
     in its title (bm25 weight 5) stood it 5 standard deviations above the day that holds the
     fact and the name once in its text, and the meaning side's lead for the day (0.3 of a
     deviation) could not overturn it — 10 of `daily`'s 54 questions (benchmarks/PASSAGES.md
-    §49). Lowered to the day's keyword standing, the two are told apart by meaning. A note
+    §51). Lowered to the day's keyword standing, the two are told apart by meaning. A note
     the meaning side puts first itself, or a first by meaning holding none of the words
     (nothing on the keyword side to weigh the name against), leaves every value as it is."""
     if meaning_first is None or meaning_first in worded or meaning_first not in text_rank or not worded:

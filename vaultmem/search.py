@@ -308,6 +308,7 @@ class Candidates:
     # The answer's length: k, or more when a retired note and its successor do not both fit in k
     # (k = 1: supersede.with_successors). search answers fused[:answer_size]; explain agrees.
     answer_size: int | None = None
+    worded: frozenset[int] = frozenset()  # the candidates named by some of the query's words (ranking.worded_ceiling)
 
     def answer(self, k: int) -> int:
         """How many of ``fused`` the answer to a search of ``k`` holds."""
@@ -648,6 +649,19 @@ _CODE = re.compile(r"([^\W\d_]{2,12})(\d{1,4})")
 _VERSION = re.compile(r"([vV]?)(\d{1,6}(?:\.\d{1,6}){1,3})")
 
 
+def _date_shaped(version: re.Match[str]) -> bool:
+    """``05.09.2025`` or ``2024.01.05`` typed without a v: a day written with dots, not a version
+    (three numbers, a year of four digits at one end, the others of one or two digits) — asking
+    for ``v05 09 2025`` too matched nothing meant and changed the terms a day is asked by."""
+    if version[1]:
+        return False
+    parts = version[2].split(".")
+    if len(parts) != 3:
+        return False
+    ends = (parts[0], parts[2])
+    return any(len(end) == 4 for end in ends) and sum(len(part) <= 2 for part in parts) == 2
+
+
 def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
     """A code of letters and a number (``ESC1``, ``B12``, ``iOS17``) asked for as it is typed
     with a space or a hyphen between them too, and the other way round: ``ESC 1`` and ``esc-4``
@@ -671,7 +685,7 @@ def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
             others.append(f'"{fts_form("".join(parts))}"')  # esc-4: the phrase "esc 4", or esc4
         elif len(word.terms) == 1 and (spelled := _CODE.fullmatch(word.shown)) is not None:
             others.append(f'"{fts_form(" ".join(spelled.groups()))}"')  # ESC1: esc1, or the phrase "esc 1"
-        elif len(word.terms) == 1 and (version := _VERSION.fullmatch(word.shown)) is not None:
+        elif len(word.terms) == 1 and (version := _VERSION.fullmatch(word.shown)) is not None and not _date_shaped(version):
             # 0.12.0: as typed, or v0.12.0 (the full text holds "v0 12 0": the tokenizer keeps the v on
             # its first number), and the other way round. "when was version 0.12.0 released" ranked
             # ninth the meeting note saying "Release v0.12.0 today" (a trial of a meeting-notes vault).
@@ -1030,8 +1044,8 @@ class Searcher:
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
         named = self._named(query, eligibility)
-        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued,
-                     worded=self._named_by_words(query, text[:MATCH_DEPTH], named))
+        worded = self._named_by_words(query, text[:MATCH_DEPTH], named)
+        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -1050,7 +1064,7 @@ class Searcher:
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
                           tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector, by_succession,
-                          None if answer_size == k else answer_size)
+                          None if answer_size == k else answer_size, worded)
 
     def _rarest_word_asked(self, words: Sequence[QueryWord], text: list[SideHit]) -> list[SideHit]:
         """The text side's notes of several passages whose best passage lacks the query's rarest

@@ -97,7 +97,7 @@ def named_by_its_text(title: str, text: str) -> bool:
     it's official: Mexico City, next month."; a counter after it, ``-2``, as an exporter adds to a
     name taken)? A chat exporter names a message so: the name says nothing its text does not, and
     searched as the note's title and name (the columns that weigh most) and embedded before its
-    text it counted a turn's first words two and three times (PASSAGES.md §38, §49: the slugs
+    text it counted a turn's first words two and three times (PASSAGES.md §38, §50: the slugs
     layout). Two words at least: a one-word name (``hello``) is as often a real title."""
     words = _SLUG_WORD.findall(title.casefold())
     if len(words) < 2 or title != title.casefold() or not _SLUG.fullmatch(title):
