@@ -351,12 +351,14 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
     if period is not None:
         return period
     named = _name_date(path, solar_hijri)
-    if named is not None:
+    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
+    # A Unix-time name spells the note's own time: a day only its folders spell does not win over it.
+    # Was (review, s42): `2024-09-02 Clase/1732193684 - Apuntes.md` was dated by its folder's day.
+    if named is not None and (made is None or _name_date(PurePosixPath(path).name, solar_hijri) is not None):
         number = leading_number(path)
         zettel = _timestamp_id_day(number) == named
         return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=zettel,
                         made_at=_timestamp_id_moment(number) if zettel else None)
-    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
     if made is not None:
         return NoteDate(made.replace(hour=0, minute=0, second=0), NAME_SOURCE, day=True, timestamp_id=True, made_at=made)
     found = _first_property_date(meta, properties.created, solar_hijri)
