@@ -815,3 +815,19 @@ def test_a_logseq_tasks_due_words_are_read_against_its_journals_day_and_its_dead
         ("call mum by Friday", "2026-12-04"), ("pay rent due 2026-12-07", "2026-12-10"),
         ("renew passport (due: 5 Dec)", "2026-12-20")]
     assert listed["warnings"] == []
+
+
+def test_due_words_are_read_against_the_day_the_note_was_written_on_its_own_clock(tmp_path: Path) -> None:
+    """``created: 2026-12-04T23:30:00-08:00`` was written on Friday the 4th in its zone (Saturday
+    the 5th in UTC). Was (review, s42): its ``call mum by Friday`` was due on the 11th, a week
+    late, and ``send the deck by tomorrow`` on the 6th; a Tokyo morning's ``by today`` a day early."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "memo.md": "---\ncreated: 2026-12-04T23:30:00-08:00\n---\n- [ ] call mum by Friday\n- [ ] send the deck by tomorrow\n",
+        "tokyo.md": "---\ncreated: 2026-12-04T08:30:00+09:00\n---\n- [ ] send the memo by today\n",
+        "utc.md": "---\ncreated: 2026-12-04T23:30:00Z\n---\n- [ ] file the report by tomorrow\n"})
+    printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    assert sorted((task["text"], task["dates"]["due"]) for task in json.loads(printed.stdout)["tasks"]) == [
+        ("call mum by Friday", "2026-12-04"), ("file the report by tomorrow", "2026-12-05"),
+        ("send the deck by tomorrow", "2026-12-05"), ("send the memo by today", "2026-12-04")]

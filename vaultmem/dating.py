@@ -947,6 +947,20 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
     return _WORDED_MONTH_DAY.sub(taken_without_year, WORDED_DATE.sub(taken, name_form(text))), days
 
 
+def day_as_written(found: NoteDate) -> date:
+    """The calendar day of a note's date on the clock it is written in: ``created:
+    2026-12-04T23:30:00-08:00`` is Friday the 4th, though it is Saturday the 5th in UTC. What a
+    task's ``by Friday`` or ``by tomorrow`` is read against (plain_due.py): the day the person wrote
+    it. Was (review, s42): that memo's ``call mum by Friday`` was due on the 11th, a week late,
+    and ``send the deck by tomorrow`` on the 6th."""
+    if found.said is not None and not found.day:
+        try:
+            return parse_as_written(found.said).date()
+        except InvalidTimestamp:  # not a time as written: the day its instant is in UTC
+            return found.moment.date()
+    return found.moment.date()
+
+
 def shown_date(moment: datetime, day: bool) -> str:
     """A note's date as a hit gives it: a day as the day it names (``2026-11-30``: a label, not
     an instant at midnight UTC, which a reader in another zone would move to another day), an
