@@ -51,6 +51,7 @@ def daily_vault(root: Path) -> Path:
     ("réunions de février 2025", "2025-02"),
     ("Termine im März 2024", "2024-03"),
     ("notes from june, 2025", "2025-06"),
+    ("the 2 meetings of June 2025", "2025-06"),  # a number that is no day of that month's
 ])
 def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: str, bound: str) -> None:
     period = period_in_query(query)
@@ -63,7 +64,10 @@ def test_a_period_in_the_words_is_read_as_the_bound_that_would_search_it(query: 
 @pytest.mark.parametrize("query", ["dentist", "the last weekend", "holiday", "todays", "hier", "morgen früh",
                                    "last seen", "next steps", "what happened in the last month of 2024",
                                    "the last Friday of the month", "the last week of the trip",
-                                   "August", "Agosto Rossi 2026 invoice", "august 20260", "the 2026 August plan"])
+                                   "August", "Agosto Rossi 2026 invoice", "august 20260", "the 2026 August plan",
+                                   # a day of the month (review, s42: was the hint to keep all of 2025-10)
+                                   "what did we plan on 20 October 2025", "the 20th of October 2025",
+                                   "reunión del 15 de marzo de 2024", "Termin am 14. September 2026", "on 1st June, 2025"])
 def test_words_that_name_no_period_give_no_hint(query: str) -> None:
     assert period_in_query(query) is None
     assert period_hint(query, None, None) is None

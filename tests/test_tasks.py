@@ -799,3 +799,35 @@ def test_tasks_due_in_words_are_listed_by_their_day_against_the_notes_own_date(t
         "Tasks.md:2 says 'by Friday', which is no day without the day it was written: a weekday or a day without its "
         "year is read against its note's date (a `date:` property, a day in the file name or a `created:` stamp), and "
         "its note has none — give the note one, or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]
+
+
+def test_a_logseq_tasks_due_words_are_read_against_its_journals_day_and_its_deadline_wins_over_them(tmp_path: Path) -> None:
+    """Was (review, s42): in a Logseq graph ``- TODO call mum by Friday`` in the journal of
+    Wednesday 2026-12-02 was listed with no due day, under the warning that its note has no date,
+    and ``due 2026-12-07`` over the block's ``DEADLINE: <2026-12-10 Thu>`` was due on the 7th: the
+    words won over Logseq's field, as they never do over a 📅."""
+    graph = write_vault(tmp_path / "graph", {
+        ".vaultmem.toml": CONFIG, "logseq/config.edn": "{:meta/version 1}\n",
+        "journals/2026_12_02.md": "- TODO call mum by Friday\n- TODO pay rent due 2026-12-07\n  DEADLINE: <2026-12-10 Thu>\n"
+                                  "- TODO renew passport (due: 5 Dec) 📅 2026-12-20\n  DEADLINE: <2026-12-10 Thu>\n"})
+    listed = json.loads(run_cli(graph, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00").stdout)
+    assert [(task["text"], task["dates"].get("due")) for task in listed["tasks"]] == [
+        ("call mum by Friday", "2026-12-04"), ("pay rent due 2026-12-07", "2026-12-10"),
+        ("renew passport (due: 5 Dec)", "2026-12-20")]
+    assert listed["warnings"] == []
+
+
+def test_due_words_are_read_against_the_day_the_note_was_written_on_its_own_clock(tmp_path: Path) -> None:
+    """``created: 2026-12-04T23:30:00-08:00`` was written on Friday the 4th in its zone (Saturday
+    the 5th in UTC). Was (review, s42): its ``call mum by Friday`` was due on the 11th, a week
+    late, and ``send the deck by tomorrow`` on the 6th; a Tokyo morning's ``by today`` a day early."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "memo.md": "---\ncreated: 2026-12-04T23:30:00-08:00\n---\n- [ ] call mum by Friday\n- [ ] send the deck by tomorrow\n",
+        "tokyo.md": "---\ncreated: 2026-12-04T08:30:00+09:00\n---\n- [ ] send the memo by today\n",
+        "utc.md": "---\ncreated: 2026-12-04T23:30:00Z\n---\n- [ ] file the report by tomorrow\n"})
+    printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    assert sorted((task["text"], task["dates"]["due"]) for task in json.loads(printed.stdout)["tasks"]) == [
+        ("call mum by Friday", "2026-12-04"), ("file the report by tomorrow", "2026-12-05"),
+        ("send the deck by tomorrow", "2026-12-05"), ("send the memo by today", "2026-12-04")]

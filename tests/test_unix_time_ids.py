@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from vaultmem import Vault
+from vaultmem.errors import ArchivedNote
 
 NOW = "2026-12-03T12:00:00+00:00"
 
@@ -55,3 +58,29 @@ def test_a_zettel_is_found_by_its_unix_time_id(tmp_path: Path) -> None:
         vault.index()
         assert vault.get("1732193684").path == "02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"
         assert vault.get("1750719125").path == "02-Atomic/1750719125-tramite-de-permisos-para-campamentos.md"
+
+
+def test_a_zettel_in_a_folder_named_by_a_day_is_dated_by_its_own_unix_time(tmp_path: Path) -> None:
+    """A folder's day dates only a note whose own name spells none (dating._folder_days); a zettel
+    named by its Unix time spells one. Was (review, s42): `2024-09-02 Clase/1732193684 - Apuntes.md`
+    was dated 2024-09-02, its folder's day, not 2024-11-21, when it was made."""
+    (tmp_path / ".obsidian").mkdir()
+    (tmp_path / ".obsidian" / "zk-prefixer.json").write_text(json.dumps({"format": "X"}), encoding="utf-8")
+    (tmp_path / "2024-09-02 Clase").mkdir()
+    (tmp_path / "2024-09-02 Clase" / "1732193684 - Apuntes.md").write_text("Apuntes de la clase.\n", encoding="utf-8")
+    (tmp_path / "2024-09-02 Clase" / "Resumen.md").write_text("Resumen de la clase.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        dated = {note.path: note.date for note in vault.list_notes(k=10, now=NOW)}
+    assert dated == {"2024-09-02 Clase/1732193684 - Apuntes.md": "2024-11-21", "2024-09-02 Clase/Resumen.md": "2024-09-02"}
+
+
+def test_a_forgotten_zettel_named_by_its_unix_time_id_is_said_to_be_in_the_archive(tmp_path: Path) -> None:
+    """As `get 202103131641` of a forgotten zettel says where the archive put it. Was (review, s42):
+    after `forget 1732193684`, `get 1732193684` said "no note matches", as if it was never written."""
+    with Vault(_zettels(tmp_path, {"folder": "02-atomic", "format": "X"})) as vault:
+        vault.index()
+        vault.forget("1732193684")
+        with pytest.raises(ArchivedNote) as archived:
+            vault.get("1732193684")
+    assert archived.value.archived == "_archive/02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"

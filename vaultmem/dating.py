@@ -351,12 +351,14 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
     if period is not None:
         return period
     named = _name_date(path, solar_hijri)
-    if named is not None:
+    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
+    # A Unix-time name spells the note's own time: a day only its folders spell does not win over it.
+    # Was (review, s42): `2024-09-02 Clase/1732193684 - Apuntes.md` was dated by its folder's day.
+    if named is not None and (made is None or _name_date(PurePosixPath(path).name, solar_hijri) is not None):
         number = leading_number(path)
         zettel = _timestamp_id_day(number) == named
         return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=zettel,
                         made_at=_timestamp_id_moment(number) if zettel else None)
-    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
     if made is not None:
         return NoteDate(made.replace(hour=0, minute=0, second=0), NAME_SOURCE, day=True, timestamp_id=True, made_at=made)
     found = _first_property_date(meta, properties.created, solar_hijri)
@@ -943,6 +945,20 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
         return " "
 
     return _WORDED_MONTH_DAY.sub(taken_without_year, WORDED_DATE.sub(taken, name_form(text))), days
+
+
+def day_as_written(found: NoteDate) -> date:
+    """The calendar day of a note's date on the clock it is written in: ``created:
+    2026-12-04T23:30:00-08:00`` is Friday the 4th, though it is Saturday the 5th in UTC. What a
+    task's ``by Friday`` or ``by tomorrow`` is read against (plain_due.py): the day the person wrote
+    it. Was (review, s42): that memo's ``call mum by Friday`` was due on the 11th, a week late,
+    and ``send the deck by tomorrow`` on the 6th."""
+    if found.said is not None and not found.day:
+        try:
+            return parse_as_written(found.said).date()
+        except InvalidTimestamp:  # not a time as written: the day its instant is in UTC
+            return found.moment.date()
+    return found.moment.date()
 
 
 def shown_date(moment: datetime, day: bool) -> str:

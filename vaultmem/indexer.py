@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from .daily_format import DailyFormat, dated_folders, titled_as_in_logseq
-from .dating import GIT_SOURCE, DateProperties, made_moment, note_date, note_problems
+from .dating import GIT_SOURCE, DateProperties, day_as_written, made_moment, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .exclusions import Exclusions
 from .fields import opening_heading_key
@@ -699,7 +699,7 @@ class Indexer:
         @functools.cache
         def anchor() -> date | None:
             found = note_date(note.meta, note.path, self.paths.daily, self.paths.dates, note.body)
-            return None if found is None else found.moment.date()
+            return None if found is None else day_as_written(found)
         return anchor
 
     def _embed(self, pending: Sequence[_Pending], force: bool = False) -> int:

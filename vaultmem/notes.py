@@ -389,7 +389,12 @@ from .spelled_days import value_date
 # 136: a conversation turn named by a slug of its text's first words (turns.named_by_its_text: `okay-its-official.md`)
 #     has no title and only its folder as its name in the full text, and its passages and head embed no title.
 #     Such turns are embedded again.
-READER_VERSION = "136"
+# 137: a Logseq task's due day in words (`- TODO call mum by Friday`) is read against its note's own day, as a box's
+#     is, and its block's `DEADLINE:` wins over it (task_dates.logseq_task_lines); a zettel named by its Unix time
+#     in a folder named by a day is dated by its own time, not the folder's day (dating.note_date); a weekday or a
+#     yearless due day is read against the day the note's `created` time is in its own zone (dating.day_as_written).
+#     Nothing is embedded again.
+READER_VERSION = "137"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

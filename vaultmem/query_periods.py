@@ -44,6 +44,11 @@ _CJK = re.compile("|".join(map(re.escape, sorted(CJK_PERIOD_WORDS, key=len, reve
 _MONTH_KEYS = {phrase_key(name): number for name, number in MONTH_NAMES.items()}
 _MONTH_YEAR = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(_MONTH_KEYS, key=len, reverse=True)))
                          + r"),? (?:(?:de|del|of) )?((?:19|20)[0-9]{2})(?!\w)")
+# A day's number before the month: "20 October 2025", "the 20th of October 2025", "15 de marzo de
+# 2024", "14. September 2026" name a day (search reads it as one: dating.worded_days_said), not the
+# month. Was (review, s42): "what did we plan on 20 October 2025" was told to add --since/--until
+# '2025-10', which keeps the whole month.
+_DAY_BEFORE = re.compile(r"(?<![\w.])[0-9]{1,2}(?:st|nd|rd|th|er|\.)?,? (?:(?:de|of|the) )?$")
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ def period_in_query(query: str) -> QueryPeriod | None:
     if found is not None:
         said = found.group(1)
         return QueryPeriod(said, PERIOD_WORDS.get(said, said))
-    month = _MONTH_YEAR.search(key)
+    month = next((found for found in _MONTH_YEAR.finditer(key) if _DAY_BEFORE.search(key[:found.start()]) is None), None)
     if month is not None:
         return QueryPeriod(month.group(0), f"{month.group(2)}-{_MONTH_KEYS[month.group(1)]:02d}")
     cjk = _CJK.search(query)

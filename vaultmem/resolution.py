@@ -1235,7 +1235,7 @@ def archived_named(index: DerivedIndex, reference: str) -> ArchivedNote | None:
     wanted = name_fold(relative)
     # A timestamp or Johnny.Decimal id names the file that begins with it (step 7), archived too:
     # without it, `get 11.01` after `forget 11.01` said "no note matches", as if never written.
-    number = file_name_id(reference)
+    number = _file_name_number(reference)
     named: set[str] = set()  # the old paths of archived files of that name
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
@@ -1482,11 +1482,7 @@ def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Locate
     gives a note for good. Several are ambiguous. Was (trials on a Zettelkasten, then on a
     Johnny.Decimal vault): ``get 202103131641`` and ``get 11.01`` found nothing, only a
     did-you-mean."""
-    found = file_name_id(reference)
-    if found is None and _UNIX_TIME_ID.fullmatch(reference.strip()) is not None:
-        # The Unique note creator's Unix-time prefix (format X: `1732193684 - Algoritmos.md`). Was
-        # (s42, a trial of a student's Zettelkasten): `get 1732193684` found nothing, only a did-you-mean.
-        found = (reference.strip(), TIMESTAMP_ID_KIND)
+    found = _file_name_number(reference)
     if found is None:
         return None
     wanted, via = found
@@ -1495,6 +1491,18 @@ def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Locate
 
 
 _UNIX_TIME_ID = re.compile(r"[1-9]\d{9}")  # Unix seconds, 2001-09-09 to 2286
+
+
+def _file_name_number(reference: str) -> tuple[str, str] | None:
+    """The number a file's name begins with that ``reference`` is (note_numbers.file_name_id), or
+    the Unique note creator's Unix-time prefix (format X: `1732193684 - Algoritmos.md`), and its
+    kind; None for any other name. Was (s42, a trial of a student's Zettelkasten): `get 1732193684`
+    found nothing, only a did-you-mean; then (review, s42) after `forget 1732193684` it said "no note
+    matches", as if never written, where `get 202103131641` says where the archive put its note."""
+    found = file_name_id(reference)
+    if found is None and _UNIX_TIME_ID.fullmatch(reference.strip()) is not None:
+        return reference.strip(), TIMESTAMP_ID_KIND
+    return found
 
 
 def _by_heading(notes: NoteStore, reference: str, now_us: int) -> Located | None:

@@ -238,17 +238,21 @@ def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool 
     plain_due.py) is the task's due day when no field names one; ``anchor()``, the note's own day,
     is what a weekday or a day without its year is read against."""
     if logseq:
-        return sorted([*_box_task_lines(body, body_line, board, anchor), *logseq_task_lines(body, body_line)],
+        return sorted([*_box_task_lines(body, body_line, board, anchor), *logseq_task_lines(body, body_line, anchor)],
                       key=lambda task: task.line)
     return _box_task_lines(body, body_line, board, anchor)
 
 
-def logseq_task_lines(body: str, body_line: int = 1) -> list[TaskLine]:
+def logseq_task_lines(body: str, body_line: int = 1, anchor: Callable[[], date | None] = _no_anchor) -> list[TaskLine]:
     """The tasks of a Logseq page: each block opening with a marker (``- LATER Reread …``,
     ``- DONE …``), its marker read as a box (:data:`LOGSEQ_BOXES`), and the ``SCHEDULED:`` and
     ``DEADLINE:`` days on its block's lines under it as its scheduled and due days. Was: a graph's
     ``tasks`` said "no tasks" over a journal of ``LATER`` items (s40, a public Logseq graph).
-    Markers in code are none, as boxes are."""
+    Markers in code are none, as boxes are. A due day in words (plain_due.py) is read against
+    ``anchor()`` as a box's is, and a ``DEADLINE:`` wins over it as a 📅 does. Was (review, s42):
+    ``- TODO call mum by Friday`` in the journal ``2024_01_05.md`` was listed undated, with the
+    warning that its note has no date, and ``due 2024-01-07`` over ``DEADLINE: <2024-01-10>``
+    was due on the 7th."""
     if _LOGSEQ_TASK.search(body) is None:
         return []
     code = _Ranges(code_ranges(body))
@@ -259,9 +263,8 @@ def logseq_task_lines(body: str, body_line: int = 1) -> list[TaskLine]:
             continue
         line = lines.line_of(task.start())
         # A `((uuid))` reference is shown by Logseq as the block it names, never as the uuid.
-        plain = _task_line(LOGSEQ_BOXES[task["marker"]], BLOCK_REFERENCE.sub(" ", task["rest"]), line, False, None)
-        days = {**_logseq_days(body, task.end()), **plain.days}
-        found.append(TaskLine(plain.line, plain.box, plain.text, days, plain.recurrence, plain.tags))
+        found.append(_task_line(LOGSEQ_BOXES[task["marker"]], BLOCK_REFERENCE.sub(" ", task["rest"]), line, False, None,
+                                anchor, _logseq_days(body, task.end())))
     return found
 
 
@@ -311,11 +314,13 @@ def is_kanban_board(meta: Mapping[str, object]) -> bool:
 
 
 def _task_line(box: str, rest: str, line: int, board: bool, lane: str | None,
-               anchor: Callable[[], date | None] = _no_anchor) -> TaskLine:
+               anchor: Callable[[], date | None] = _no_anchor, block_days: Mapping[str, date] | None = None) -> TaskLine:
+    """One task; ``block_days``: the days its Logseq block's lines name (``DEADLINE:``), which the
+    task's own fields (📅) win over and which win over a due day in words."""
     recurrence = _RECURRENCE.search(rest)
     said = None if recurrence is None else " ".join((recurrence[1] or recurrence[2] or "").split()) or None
     words = _RECURRENCE.sub(" ", _FIELDS.sub(" ", _without_card_days(rest, board)))
-    days = _days(rest, board)
+    days = {**(block_days or {}), **_days(rest, board)}
     if "due" not in days and (written := plain_due(" ".join(words.split()), anchor)) is not None:
         days["due"] = written
     return TaskLine(line, box, " ".join(words.split()), days, said, tuple(inline_tags(words)), lane)
