@@ -91,3 +91,12 @@ def test_fuse_puts_the_first_by_meaning_before_the_worded_page_the_text_side_sto
     assert after[2] > after[1]
     assert after[2] == before[2] and after[3] == before[3]  # only the worded note's value moves
     assert after[1] < before[1]
+
+
+@pytest.mark.parametrize("query", ["Keiko's page", "open Keiko", "show Keiko's page", "Keiko's profile"])
+def test_a_page_asked_for_by_its_name_and_words_asking_for_a_page_stays_first(days_and_people: Path, query: str) -> None:
+    # Only words asking for the page stand beside the name: the person wants the page itself,
+    # not a fact the page is about; the ceiling had put People/Keiko.md third, under two days.
+    with Vault(days_and_people) as vault:
+        hits = vault.search(query, k=5, now=NOW)
+    assert hits[0].path == "People/Keiko.md", [hit.path for hit in hits]

@@ -1221,7 +1221,8 @@ class Searcher:
         if len(asked) < 2 or not labels:
             return frozenset()
         keys = self.store.notes.topic_keys_of(labels)
-        return frozenset(label for label, topics in keys.items() if any(_run_in(topic.split(), asked) for topic in topics))
+        return frozenset(label for label, topics in keys.items()
+                         if any(_run_in(topic.split(), asked) and not _asks_for_the_page(topic.split(), asked) for topic in topics))
 
     def _named_by_id(self, wanted: str, eligibility: Eligibility) -> list[int]:
         """The notes whose id the query is as written (``id: 202403141205``, a memory's id), else,
@@ -1732,6 +1733,25 @@ def _run_in(words: Sequence[str], asked: Sequence[str]) -> bool:
     """Whether ``words`` stand together, in order, among ``asked`` and are fewer than them."""
     size = len(words)
     return 0 < size < len(asked) and any(list(asked[start:start + size]) == list(words) for start in range(len(asked) - size + 1))
+
+
+# Words that, beside a note's name, ask for the note itself: "Keiko's page", "open Keiko",
+# "show Keiko's page" (fields.REQUEST_WORDS and a few more verbs and nouns of opening a page).
+_PAGE_WORDS = REQUEST_WORDS | frozenset("open view see get display go file entry profile card".split())
+
+
+def _asks_for_the_page(words: Sequence[str], asked: Sequence[str]) -> bool:
+    """Whether ``asked`` is the note name ``words`` with only words asking for its page around it
+    (:data:`_PAGE_WORDS`): the person asks for the page, not for something the page is about, and
+    ranking.worded_ceiling must not lower it ("Keiko's page" had put `People/Keiko.md` third,
+    under two days naming Keiko — s42 review)."""
+    size = len(words)
+    for start in range(len(asked) - size + 1):
+        if list(asked[start:start + size]) == list(words):
+            rest = [*asked[:start], *asked[start + size:]]
+            if all(word in _PAGE_WORDS for word in rest):
+                return True
+    return False
 
 
 def _word_in(word: str, text: str) -> bool:
