@@ -100,3 +100,13 @@ def test_a_page_asked_for_by_its_name_and_words_asking_for_a_page_stays_first(da
     with Vault(days_and_people) as vault:
         hits = vault.search(query, k=5, now=NOW)
     assert hits[0].path == "People/Keiko.md", [hit.path for hit in hits]
+
+
+def test_explain_says_why_a_page_first_on_the_keyword_side_ranks_under_the_day(days_and_people: Path) -> None:
+    with Vault(days_and_people) as vault:
+        explained = vault.explain("People/Keiko.md", "what was Keiko's reading tip", now=NOW)
+        day = vault.explain("Daily/2026-11-06.md", "what was Keiko's reading tip", now=NOW)
+    assert explained.rank["text"] == 1 and explained.rank["fused"] > 1, explained.rank
+    said = [reason for reason in explained.reasons if reason.startswith("named by some of the query's words")]
+    assert said and "Daily/2026-11-06.md" in said[0], explained.reasons  # was: full text ranks it 1, and no word why it is not first
+    assert not any(reason.startswith("named by some") for reason in day.reasons), day.reasons

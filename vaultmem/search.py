@@ -308,6 +308,10 @@ class Candidates:
     # The answer's length: k, or more when a retired note and its successor do not both fit in k
     # (k = 1: supersede.with_successors). search answers fused[:answer_size]; explain agrees.
     answer_size: int | None = None
+    # The notes named by a run of the question's words whose keyword standing was capped at that of
+    # ``worded_to``, the note first by meaning (ranking.worded_ceiling): explain says so.
+    worded: frozenset[int] = frozenset()
+    worded_to: int | None = None
 
     def answer(self, k: int) -> int:
         """How many of ``fused`` the answer to a search of ``k`` holds."""
@@ -1030,8 +1034,14 @@ class Searcher:
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
         named = self._named(query, eligibility)
-        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued,
-                     worded=self._named_by_words(query, text[:MATCH_DEPTH], named))
+        worded = self._named_by_words(query, text[:MATCH_DEPTH], named)
+        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
+        meaning_first = vectors[0].label if vectors else None
+        text_place = {hit.label: place for place, hit in enumerate(text)}
+        if meaning_first is None or meaning_first in worded or meaning_first not in text_place:
+            worded = frozenset()  # ranking.worded_ceiling left every value as it was
+        else:  # those it lowered: the ones the text side stood above the first by meaning
+            worded = frozenset(label for label in worded if text_place.get(label, len(text)) < text_place[meaning_first])
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -1050,7 +1060,7 @@ class Searcher:
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
                           tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector, by_succession,
-                          None if answer_size == k else answer_size)
+                          None if answer_size == k else answer_size, worded, meaning_first if worded else None)
 
     def _rarest_word_asked(self, words: Sequence[QueryWord], text: list[SideHit]) -> list[SideHit]:
         """The text side's notes of several passages whose best passage lacks the query's rarest
