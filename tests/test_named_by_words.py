@@ -91,3 +91,22 @@ def test_fuse_puts_the_first_by_meaning_before_the_worded_page_the_text_side_sto
     assert after[2] > after[1]
     assert after[2] == before[2] and after[3] == before[3]  # only the worded note's value moves
     assert after[1] < before[1]
+
+
+@pytest.mark.parametrize("query", ["Keiko's page", "open Keiko", "show Keiko's page", "Keiko's profile"])
+def test_a_page_asked_for_by_its_name_and_words_asking_for_a_page_stays_first(days_and_people: Path, query: str) -> None:
+    # Only words asking for the page stand beside the name: the person wants the page itself,
+    # not a fact the page is about; the ceiling had put People/Keiko.md third, under two days.
+    with Vault(days_and_people) as vault:
+        hits = vault.search(query, k=5, now=NOW)
+    assert hits[0].path == "People/Keiko.md", [hit.path for hit in hits]
+
+
+def test_explain_says_why_a_page_first_on_the_keyword_side_ranks_under_the_day(days_and_people: Path) -> None:
+    with Vault(days_and_people) as vault:
+        explained = vault.explain("People/Keiko.md", "what was Keiko's reading tip", now=NOW)
+        day = vault.explain("Daily/2026-11-06.md", "what was Keiko's reading tip", now=NOW)
+    assert explained.rank["text"] == 1 and explained.rank["fused"] > 1, explained.rank
+    said = [reason for reason in explained.reasons if reason.startswith("named by some of the query's words")]
+    assert said and "Daily/2026-11-06.md" in said[0], explained.reasons  # was: full text ranks it 1, and no word why it is not first
+    assert not any(reason.startswith("named by some") for reason in day.reasons), day.reasons

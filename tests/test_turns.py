@@ -512,3 +512,31 @@ def test_a_session_read_from_the_file_name_or_the_day_only_when_no_property_says
     assert chain("c/a.md", date="2023-05-08T10:00:00") == chain("c/b.md", date="2023-05-09T11:00:00")  # a message's time
     assert chain("c/a.md", date="1:56 pm on 8 May, 2023") == chain("c/b.md", date="10:15 am on 9 May, 2023")
     assert chain("c/a.md", date="2023-05-08", session=2) == chain("c/b.md", date="2023-05-09", session=2)
+
+
+def test_messages_named_or_dated_by_their_own_time_of_day_are_one_conversation(tmp_path: Path) -> None:
+    # An exporter naming each message by its time and number (2023-05-08T23-58-10_1.md), or
+    # writing its time without colons (date: 20230508T235810), or in words with an hour ("at
+    # 11pm"): the time of day is the message's own, not a session's. Read as a session, every
+    # message was a session of one — no turn before it — and a chat past midnight broke in two.
+    messages = [("Ana", "Okay, it's official: Lisbon, next month."), ("Ben", "Oh lovely, what will you see?"),
+                ("Ana", "Mostly the tiled churches and the old trams."), ("Ben", "Deal, book the tram tour then.")]
+    layouts = {
+        "named": lambda turn, clock: (f"chat/2023-05-08T{clock.replace(':', '-')}_{turn}.md", {"turn": turn}),
+        "compact": lambda turn, clock: (f"chat/m{turn}.md", {"turn": turn, "date": "20230508T" + clock.replace(":", "")
+                                                             if clock < "24" else "20230509T0001"}),
+        "hour": lambda turn, clock: (f"chat/m{turn}.md", {"turn": turn, "date": "May 8th, 2023 at 11pm" if turn < 3
+                                                          else "May 9th, 2023 at 12am"}),
+    }
+    clocks = ["23:58:10", "23:59:02", "23:59:40", "24"]
+    for layout, place in layouts.items():
+        files = {}
+        for turn, ((speaker, text), clock) in enumerate(zip(messages, clocks, strict=True), start=1):
+            path, properties = place(turn, clock if layout != "named" or clock != "24" else "23:59:50")
+            files[path] = _said(speaker, text, **properties)
+        vault = write_vault(tmp_path / layout, files)
+        with Vault(vault) as opened:
+            opened.index()
+        by_text = {(vault / path).read_text().split("---\n", 2)[2].strip(): context for path, context in _contexts(vault).items()}
+        assert "Lisbon" in by_text["Oh lovely, what will you see?"], (layout, by_text)  # was '': a session of one
+        assert "tiled churches" in by_text["Deal, book the tram tour then."], (layout, by_text)  # past midnight too

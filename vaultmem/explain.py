@@ -236,7 +236,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*_superseded_reason(meta), *blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
-               *_window_reason(searcher, query, label), *_standing_in_reason(found, label, meta),
+               *_window_reason(searcher, query, label), *_standing_in_reason(found, label, meta), *_worded_reason(found, label),
                _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
                                names, found.answer(k)),
                *_unheld_reason(found, lifted.include_expired)]
@@ -248,6 +248,16 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
         confidence=_confidence(searcher, found, k, lifted_words),
     )
+
+
+def _worded_reason(found: Candidates, label: int) -> list[str]:
+    """Why a note first or high on the full-text side ranks lower: the question names it by some
+    of its words, and its keyword standing counts no more than the note first by meaning's
+    (ranking.worded_ceiling). Unsaid, "full text ranks it 1" beside a third place read as a fault."""
+    if label not in found.worded or found.worded_to is None or found.worded_to not in found.paths:
+        return []
+    return [f"named by some of the query's words: its name says what the question is about, so on the full-text "
+            f"side it counts no more than {found.paths[found.worded_to]}, the note nearest in meaning, which may answer it"]
 
 
 def _value_reason(searcher: Searcher, label: int, query: str, found: Candidates, meta: Mapping[str, Any],

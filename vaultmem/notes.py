@@ -394,7 +394,11 @@ from .spelled_days import value_date
 #     in a folder named by a day is dated by its own time, not the folder's day (dating.note_date); a weekday or a
 #     yearless due day is read against the day the note's `created` time is in its own zone (dating.day_as_written).
 #     Nothing is embedded again.
-READER_VERSION = "137"
+# 138: a time of day in a turn's file name after its date (`2023-05-08T14-32-10_3.md`, `20230508-143210-3.md`)
+#     or in its date written without colons or as an hour (`20230508T235900`, `at 11pm`) is the message's own,
+#     no session: each such message had been a session of one (turns._without_clock, turns._day_said). Nothing
+#     is embedded again.
+READER_VERSION = "138"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -308,7 +308,10 @@ class Candidates:
     # The answer's length: k, or more when a retired note and its successor do not both fit in k
     # (k = 1: supersede.with_successors). search answers fused[:answer_size]; explain agrees.
     answer_size: int | None = None
-    worded: frozenset[int] = frozenset()  # the candidates named by some of the query's words (ranking.worded_ceiling)
+    # The notes named by a run of the question's words whose keyword standing was capped at that of
+    # ``worded_to``, the note first by meaning (ranking.worded_ceiling): explain says so.
+    worded: frozenset[int] = frozenset()
+    worded_to: int | None = None
 
     def answer(self, k: int) -> int:
         """How many of ``fused`` the answer to a search of ``k`` holds."""
@@ -1046,6 +1049,12 @@ class Searcher:
         named = self._named(query, eligibility)
         worded = self._named_by_words(query, text[:MATCH_DEPTH], named)
         fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
+        meaning_first = vectors[0].label if vectors else None
+        text_place = {hit.label: place for place, hit in enumerate(text)}
+        if meaning_first is None or meaning_first in worded or meaning_first not in text_place:
+            worded = frozenset()  # ranking.worded_ceiling left every value as it was
+        else:  # those it lowered: the ones the text side stood above the first by meaning
+            worded = frozenset(label for label in worded if text_place.get(label, len(text)) < text_place[meaning_first])
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -1064,7 +1073,7 @@ class Searcher:
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word, bool(words) and all(word.common for word in words),
                           tuple(_asked_terms(word, by_prefix, by_stems) for word in words), query_vector, by_succession,
-                          None if answer_size == k else answer_size, worded)
+                          None if answer_size == k else answer_size, worded, meaning_first if worded else None)
 
     def _rarest_word_asked(self, words: Sequence[QueryWord], text: list[SideHit]) -> list[SideHit]:
         """The text side's notes of several passages whose best passage lacks the query's rarest
@@ -1235,7 +1244,8 @@ class Searcher:
         if len(asked) < 2 or not labels:
             return frozenset()
         keys = self.store.notes.topic_keys_of(labels)
-        return frozenset(label for label, topics in keys.items() if any(_run_in(topic.split(), asked) for topic in topics))
+        return frozenset(label for label, topics in keys.items()
+                         if any(_run_in(topic.split(), asked) and not _asks_for_the_page(topic.split(), asked) for topic in topics))
 
     def _named_by_id(self, wanted: str, eligibility: Eligibility) -> list[int]:
         """The notes whose id the query is as written (``id: 202403141205``, a memory's id), else,
@@ -1746,6 +1756,25 @@ def _run_in(words: Sequence[str], asked: Sequence[str]) -> bool:
     """Whether ``words`` stand together, in order, among ``asked`` and are fewer than them."""
     size = len(words)
     return 0 < size < len(asked) and any(list(asked[start:start + size]) == list(words) for start in range(len(asked) - size + 1))
+
+
+# Words that, beside a note's name, ask for the note itself: "Keiko's page", "open Keiko",
+# "show Keiko's page" (fields.REQUEST_WORDS and a few more verbs and nouns of opening a page).
+_PAGE_WORDS = REQUEST_WORDS | frozenset("open view see get display go file entry profile card".split())
+
+
+def _asks_for_the_page(words: Sequence[str], asked: Sequence[str]) -> bool:
+    """Whether ``asked`` is the note name ``words`` with only words asking for its page around it
+    (:data:`_PAGE_WORDS`): the person asks for the page, not for something the page is about, and
+    ranking.worded_ceiling must not lower it ("Keiko's page" had put `People/Keiko.md` third,
+    under two days naming Keiko — s42 review)."""
+    size = len(words)
+    for start in range(len(asked) - size + 1):
+        if list(asked[start:start + size]) == list(words):
+            rest = [*asked[:start], *asked[start + size:]]
+            if all(word in _PAGE_WORDS for word in rest):
+                return True
+    return False
 
 
 def _word_in(word: str, text: str) -> bool:

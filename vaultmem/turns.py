@@ -60,6 +60,9 @@ SESSION_KEYS = ("session", "session_id")
 TIME_KEYS = ("date", "datetime", "timestamp", "sent")
 # The clock time of a time written in words, `1:56 pm on 8 May, 2023` (LoCoMo's session dates), `8 May 2023, 13:56`.
 _CLOCK = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s*([ap])\.?\s?m\b\.?)?(?![\d:])", re.IGNORECASE)
+# An hour with am/pm and no minutes (`May 8th, 2023 at 11pm`): a time of day too.
+_HOUR = re.compile(r"(?<![\d:.])(?:1[0-2]|0?\d)\s?[ap]\.?m\b", re.IGNORECASE)
+_COMPACT_TIME = re.compile(r"\d{8}T\d{4}", re.IGNORECASE)
 PLACE_KEYS = ("turn", "index", "dia_id", "turn_id", "message_index", "seq")
 # A turn's number that only a dialogue writes: beside `name` alone they make a note a turn (is_turn).
 NAME_PLACE_KEYS = ("turn", "dia_id", "turn_id", "message_index")
@@ -205,7 +208,46 @@ def _session_in_name(meta: Mapping[str, object], stem: str) -> tuple[str, ...]:
     named = tuple(_digits(run) for run in _NUMBER.findall(stem))
     if not told or len(named) < 2 or named[-1] != told[-1]:
         return ()
-    return ("name", *named[:-1])
+    return ("name", *(_digits(run) for run in _without_clock(_NUMBER.findall(stem)[:-1])))
+
+
+def _without_clock(runs: Sequence[str]) -> list[str]:
+    """A file name's numbers without the time of day after a date (``2023-05-08T14-32-10``,
+    ``20230508-143210``, ``202305081432``): the day is the session; the clock time is the
+    message's own, and read as the session it made every message a session of one — no turn
+    before it, no window (s42 review: an exporter naming each message by its time and number)."""
+    kept: list[str] = []
+    at = 0
+    while at < len(runs):
+        run = runs[at]
+        if len(run) in (12, 14) and _is_day(run[:4], run[4:6], run[6:8]):
+            kept.append(run[:8])  # 202305081432: the day and its clock time in one run
+            at += 1
+            continue
+        if len(run) == 8 and _is_day(run[:4], run[4:6], run[6:8]):
+            kept.append(run)
+            at += 1
+            if at < len(runs) and len(runs[at]) in (4, 6) and _is_clock(runs[at][:2], runs[at][2:4], runs[at][4:] or "0"):
+                at += 1  # 20230508-143210
+            continue
+        if len(run) == 4 and at + 2 < len(runs) and _is_day(run, runs[at + 1], runs[at + 2]):
+            kept.extend(runs[at:at + 3])
+            at += 3
+            clock = runs[at:at + 3]
+            if len(clock) >= 2 and all(len(part) <= 2 for part in clock[:2]) and _is_clock(clock[0], clock[1], "0"):
+                at += 3 if len(clock) > 2 and len(clock[2]) <= 2 and int(clock[2]) < 60 else 2  # 2023-05-08T14-32-10
+            continue
+        kept.append(run)
+        at += 1
+    return kept
+
+
+def _is_day(year: str, month: str, day: str) -> bool:
+    return len(year) == 4 and year[:2] in ("19", "20") and 1 <= int(month) <= 12 and 1 <= int(day) <= 31 and len(month) <= 2 >= len(day)
+
+
+def _is_clock(hours: str, minutes: str, seconds: str) -> bool:
+    return int(hours) < 24 and int(minutes) < 60 and int(seconds) < 60
 
 
 def _day_said(meta: Mapping[str, object]) -> tuple[str, ...]:
@@ -218,8 +260,10 @@ def _day_said(meta: Mapping[str, object]) -> tuple[str, ...]:
     if isinstance(value, date):
         return ("day", value.isoformat())
     text = str(value).strip()
-    if _CLOCK.search(text):
+    if _CLOCK.search(text) or _HOUR.search(text):
         return ()
+    if _COMPACT_TIME.search(text):
+        return ()  # 20230508T235900: a message's time, written without colons
     day = text_date(text)
     if day is None:
         try:
