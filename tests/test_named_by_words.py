@@ -91,3 +91,30 @@ def test_fuse_puts_the_first_by_meaning_before_the_worded_page_the_text_side_sto
     assert after[2] > after[1]
     assert after[2] == before[2] and after[3] == before[3]  # only the worded note's value moves
     assert after[1] < before[1]
+
+
+# The ceiling weighs the named page against the first by meaning as an answer *about the name*
+# (the day that says "Keiko"). A first by meaning that never says the name is about something
+# else: in a German student's cryptography vault (s42), "wie funktioniert der Kasiski-Test" put
+# a hash note above `Kasiski-Test.md` — and "… Kasiski Test", which names no note word for word,
+# ranked it first: the hyphen decided.
+KRY = "---\nmodul: KRY\n---\n\n"
+CRYPTO_NOTES = {
+    ".vaultmem.toml": 'embedder = "hashing"\n',
+    "Krypto/Kasiski-Test.md": KRY + ("# Kasiski-Test\n\n1. Wiederholte Folgen im Chiffrat suchen\n"
+                                     "2. Schlüssellänge teilt den ggT der Abstände\n3. Spaltenweise Häufigkeiten zählen\n"),
+    "Krypto/Hashwerte.md": KRY + ("# Hashwerte\n\nWie funktioniert der Hash? Der Hash funktioniert wie eine Einwegfunktion: "
+                                  "der Wert ist kurz, die Eingabe lang.\n"),
+    "Krypto/Caesar.md": KRY + "# Caesar-Chiffre\n\nJeder Buchstabe wird um k Stellen verschoben; es gibt nur 26 Schlüssel.\n",
+    "Krypto/RSA.md": KRY + "# RSA\n\nZwei große Primzahlen p und q, N = pq, öffentlicher Schlüssel (N, e).\n",
+    "Krypto/Modulo.md": KRY + "# Modulo\n\na mod m ist der Rest der Division von a durch m.\n",
+}
+
+
+@pytest.mark.parametrize("query", ["wie funktioniert der Kasiski-Test", "wie funktioniert der Kasiski Test"])
+def test_the_named_page_is_first_when_the_first_by_meaning_never_says_its_name(tmp_path: Path, query: str) -> None:
+    write_vault(tmp_path, CRYPTO_NOTES)
+    with Vault(tmp_path) as vault:
+        vault.index()
+        hits = [hit.path for hit in vault.search(query, k=3, now=NOW)]
+    assert hits[0] == "Krypto/Kasiski-Test.md", hits  # was Krypto/Hashwerte.md with the hyphen
