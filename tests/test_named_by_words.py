@@ -110,3 +110,29 @@ def test_explain_says_why_a_page_first_on_the_keyword_side_ranks_under_the_day(d
     said = [reason for reason in explained.reasons if reason.startswith("named by some of the query's words")]
     assert said and "Daily/2026-11-06.md" in said[0], explained.reasons  # was: full text ranks it 1, and no word why it is not first
     assert not any(reason.startswith("named by some") for reason in day.reasons), day.reasons
+
+# The ceiling weighs the named page against the first by meaning as an answer *about the name*
+# (the day that says "Keiko"). A first by meaning that never says the name is about something
+# else: in a German student's cryptography vault (s42), "wie funktioniert der Kasiski-Test" put
+# a hash note above `Kasiski-Test.md` — and "… Kasiski Test", which names no note word for word,
+# ranked it first: the hyphen decided.
+KRY = "---\nmodul: KRY\n---\n\n"
+CRYPTO_NOTES = {
+    ".vaultmem.toml": 'embedder = "hashing"\n',
+    "Krypto/Kasiski-Test.md": KRY + ("# Kasiski-Test\n\n1. Wiederholte Folgen im Chiffrat suchen\n"
+                                     "2. Schlüssellänge teilt den ggT der Abstände\n3. Spaltenweise Häufigkeiten zählen\n"),
+    "Krypto/Hashwerte.md": KRY + ("# Hashwerte\n\nWie funktioniert der Hash? Der Hash funktioniert wie eine Einwegfunktion: "
+                                  "der Wert ist kurz, die Eingabe lang.\n"),
+    "Krypto/Caesar.md": KRY + "# Caesar-Chiffre\n\nJeder Buchstabe wird um k Stellen verschoben; es gibt nur 26 Schlüssel.\n",
+    "Krypto/RSA.md": KRY + "# RSA\n\nZwei große Primzahlen p und q, N = pq, öffentlicher Schlüssel (N, e).\n",
+    "Krypto/Modulo.md": KRY + "# Modulo\n\na mod m ist der Rest der Division von a durch m.\n",
+}
+
+
+@pytest.mark.parametrize("query", ["wie funktioniert der Kasiski-Test", "wie funktioniert der Kasiski Test"])
+def test_the_named_page_is_first_when_the_first_by_meaning_never_says_its_name(tmp_path: Path, query: str) -> None:
+    write_vault(tmp_path, CRYPTO_NOTES)
+    with Vault(tmp_path) as vault:
+        vault.index()
+        hits = [hit.path for hit in vault.search(query, k=3, now=NOW)]
+    assert hits[0] == "Krypto/Kasiski-Test.md", hits  # was Krypto/Hashwerte.md with the hyphen

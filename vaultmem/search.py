@@ -1047,9 +1047,9 @@ class Searcher:
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
         named = self._named(query, eligibility)
-        worded = self._named_by_words(query, text[:MATCH_DEPTH], named)
-        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
         meaning_first = vectors[0].label if vectors else None
+        worded = self._named_by_words(query, text[:MATCH_DEPTH], named, meaning_first)
+        fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
         text_place = {hit.label: place for place, hit in enumerate(text)}
         if meaning_first is None or meaning_first in worded or meaning_first not in text_place:
             worded = frozenset()  # ranking.worded_ceiling left every value as it was
@@ -1234,7 +1234,8 @@ class Searcher:
             named = sorted(found) if len(found) == 1 and len(rows) < FIRST_NAME_ROWS else []
         return named
 
-    def _named_by_words(self, query: str, text: Sequence[SideHit], named: Collection[int]) -> frozenset[int]:
+    def _named_by_words(self, query: str, text: Sequence[SideHit], named: Collection[int],
+                        meaning_first: int | None = None) -> frozenset[int]:
         """Of the text side's ``text`` notes, those the query names by a run of its words and not
         whole (fields.topic_key: "what was Keiko's reading tip" is ``keiko reading tip``, and
         names `People/Keiko.md`, topic ``keiko``): ranking.worded_ceiling. A note named by the
@@ -1244,8 +1245,18 @@ class Searcher:
         if len(asked) < 2 or not labels:
             return frozenset()
         keys = self.store.notes.topic_keys_of(labels)
-        return frozenset(label for label, topics in keys.items()
-                         if any(_run_in(topic.split(), asked) and not _asks_for_the_page(topic.split(), asked) for topic in topics))
+        worded = {label: [topic for topic in topics if _run_in(topic.split(), asked) and not _asks_for_the_page(topic.split(), asked)]
+                  for label, topics in keys.items()}
+        worded = {label: topics for label, topics in worded.items() if topics}
+        if not worded or meaning_first is None or meaning_first in worded:
+            return frozenset(worded)
+        # The ceiling weighs a note named by the question against the note the meaning side puts
+        # first *as an answer about that name* (the day that says "Keiko" and the tip). A first by
+        # meaning that never says the name is about something else: "wie funktioniert der
+        # Kasiski-Test" put `Kasiski-Test.md` below `Hash-Funktion.md` (a German verb's first letters).
+        rows = self.store.passages.labels_of([meaning_first])
+        return frozenset(label for label, topics in worded.items()
+                         if any(self.store.passages.fts_holding(_phrase_of(topic), rows) for topic in topics))
 
     def _named_by_id(self, wanted: str, eligibility: Eligibility) -> list[int]:
         """The notes whose id the query is as written (``id: 202403141205``, a memory's id), else,
@@ -1750,6 +1761,11 @@ def owners_by_label(labels: np.ndarray, owners: np.ndarray, found: np.ndarray) -
     order = np.argsort(labels, kind="stable")
     owned: np.ndarray = owners[order[np.searchsorted(labels[order], found)]]
     return owned
+
+
+def _phrase_of(topic: str) -> str:
+    """A topic key as one FTS5 phrase of its words (``kasiski-test`` → ``"kasiski test"``)."""
+    return '"' + " ".join(_WORD.findall(topic)).replace('"', "") + '"'
 
 
 def _run_in(words: Sequence[str], asked: Sequence[str]) -> bool:
