@@ -805,22 +805,8 @@ def _math_kept_whole(text: str, start: int, end: int, needed: int, width: int) -
 # ------------------------------------------------------------------ markup → readable text
 
 
-READABLE_MEMO_CHARS = 4_000  # texts up to this long are remembered (readable); a long note's whole body never is
-READABLE_MEMO_SIZE = 1_024  # texts remembered, the most recently made readable
-
-
 def readable(text: str) -> str:
-    """``text`` as a person reads it, on one line (see the module's docstring); remembered by
-    the text (the answer depends on nothing else) when it is at most READABLE_MEMO_CHARS long:
-    a quarter of the passages a search at 10k notes makes readable were made readable by an
-    earlier search or hit (the same notes answer many questions; benchmarks/README.md, s43 perf)."""
-    if len(text) > READABLE_MEMO_CHARS:
-        return _readable(text)
-    return _remembered_readable(text)
-
-
-def _readable(text: str) -> str:
-    """:func:`readable`, made each time."""
+    """``text`` as a person reads it, on one line (see the module's docstring)."""
     if EMBED_OPEN in text or EMBED_CLOSE in text:
         text = text.replace(EMBED_OPEN, "").replace(EMBED_CLOSE, "")  # noncharacters: nothing a note shows
     code = code_ranges(text)
@@ -1043,7 +1029,6 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
 
 
 _remembered_line = functools.lru_cache(maxsize=LINE_MEMO_SIZE)(_rendered_line)
-_remembered_readable = functools.lru_cache(maxsize=READABLE_MEMO_SIZE)(_readable)
 
 
 def _is_metadata_line(stripped: str) -> bool:
