@@ -27,9 +27,26 @@ _KEYWORD = re.compile(r"(?<![\w-])(?:due(?:[ \t]+(?:on|by))?|by|deadline)[ \t]*:
 _ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?![\w-])")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = re.compile(rf"({'|'.join(_WEEKDAYS)}|today|tomorrow)(?!\w)", re.IGNORECASE)
+# After a day: an owner's 's (Monday's standards), or the next word (Friday Night Lights).
+_POSSESSIVE = re.compile(r"['\u2019]s(?!\w)")
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
 # A day of a month in words without a year, then no more of a date: "5 Dec", "December 5th".
 _MONTH_DAY = re.compile(r"(?:[^\W\d_]+\.?[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?|[0-9]{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?[^\W\d_]+\.?)"
                         r"(?![ \t]*,?[ \t]*[0-9])")
+
+
+def _in_a_name(after: str) -> bool:
+    """Do the words after a day say it is owned or part of a name, no deadline: ``by Monday's
+    standards``, ``by today's date``, ``by Friday Night Lights``, ``by Tuesday Lobsang Rampa``? A
+    capitalised word after it that is no month's or weekday's name, nor all capitals (``Dec 4``,
+    ``EOD``, ``I``), opens a name. Was (review42b, s43): each such task was due on that day."""
+    if _POSSESSIVE.match(after):
+        return True
+    word = _NEXT_WORD.match(after)
+    if word is None or not word[1][0].isupper() or word[1].isupper():
+        return False
+    named = word[1].casefold()
+    return named not in _WEEKDAYS and named not in MONTHS and named.rstrip(".") not in MONTHS
 
 
 def plain_due(rest: str, anchor: Callable[[], date | None]) -> date | None:
@@ -84,6 +101,9 @@ def _relative(said: str, anchor: Callable[[], date | None]) -> date | None:
     month_day = None if weekday is not None else _MONTH_DAY.match(said)
     parts = None if month_day is None else yearless_day(month_day.group().rstrip("."))
     if weekday is None and parts is None:
+        return None
+    day_end = weekday.end() if weekday is not None else month_day.end() if month_day is not None else 0
+    if _in_a_name(said[day_end:]):
         return None
     written = anchor()
     if written is None:
