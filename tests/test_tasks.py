@@ -809,6 +809,26 @@ def test_a_weekday_that_is_owned_or_opens_a_name_is_no_due_day(tmp_path: Path) -
     assert listed["warnings"] == []
 
 
+def test_a_weekday_in_a_months_note_and_tomorrow_in_a_weeks_are_no_due_day(tmp_path: Path) -> None:
+    """Was (review42b, s43): in December's monthly note ``2026-12.md``, ``call mum by Friday`` was
+    due on the 4th and ``send it by tomorrow`` on the 2nd, read against the month's first day,
+    which is not the day they were written; in the week's note ``2026-W49.md`` ``by tomorrow`` was
+    its Tuesday. A day without its year is still placed in its period, a weekday in its week."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "2026-12.md": "- [ ] call mum by Friday\n- [ ] send it by tomorrow\n- [ ] renew passport by 5 Dec\n",
+        "2026-W49.md": "- [ ] call dad by Friday\n- [ ] pay Sam by tomorrow\n"})
+    printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    listed = json.loads(printed.stdout)
+    assert {task["text"]: task["dates"].get("due") for task in listed["tasks"]} == {
+        "call mum by Friday": None, "send it by tomorrow": None, "renew passport by 5 Dec": "2026-12-05",
+        "call dad by Friday": "2026-12-04", "pay Sam by tomorrow": None}
+    [warning] = listed["warnings"]
+    assert warning.startswith("2026-12.md:1 says 'by Friday' and 2 more, which is no day without the day it was written")
+    assert "its note names no day of its own (it has no date, or is a week's, month's or year's note)" in warning
+
+
 def test_a_day_in_a_name_or_owned_is_no_due_word_of_an_undated_note() -> None:
     """What the warning for an undated note's due words names agrees with what is read as a due
     day: ``by Friday Night Lights`` is no deadline, dated or not."""
@@ -844,7 +864,8 @@ def test_tasks_due_in_words_are_listed_by_their_day_against_the_notes_own_date(t
     assert listed["warnings"] == [
         "Tasks.md:2 says 'by Friday', which is no day without the day it was written: a weekday or a day without its "
         "year is read against its note's date (a `date:` property, a day in the file name or a `created:` stamp), and "
-        "its note has none — give the note one, or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]
+        "its note names no day of its own (it has no date, or is a week's, month's or year's note) — give the note one, "
+        "or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]
 
 
 def test_a_logseq_tasks_due_words_are_read_against_its_journals_day_and_its_deadline_wins_over_them(tmp_path: Path) -> None:

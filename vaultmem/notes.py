@@ -403,7 +403,9 @@ from .spelled_days import value_date
 #     zettel's time only from 2020 to 2033-05-18 and when its `created` does not say another (dating._unix_id_made:
 #     `5551234567 - Dentist.md` is no note of 2145); a `speaker`, `sender` or `from` that is a link to a page
 #     (`speaker: "[[Jane Doe]]"`, a talk's note) makes a turn only beside a conversation's, session's or turn's
-#     property (turns.is_turn). Nothing is embedded again but such a note named by a slug of its text (its title back).
+#     property (turns.is_turn); a weekday due in a month's or year's note and `by today`/`by tomorrow` in any
+#     periodic note are no due day (plain_due._written_on: was read against the period's first day). Nothing is
+#     embedded again but such a note named by a slug of its text (its title back).
 READER_VERSION = "139"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.

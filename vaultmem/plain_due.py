@@ -21,12 +21,16 @@ from datetime import date, timedelta
 
 from .dating import yearless_day
 from .month_names import named_month
+from .periods import Span
 from .spelled_days import MONTHS, WORDED_DATE
 
 _KEYWORD = re.compile(r"(?<![\w-])(?:due(?:[ \t]+(?:on|by))?|by|deadline)[ \t]*:?[ \t]*", re.IGNORECASE)
 _ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?![\w-])")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = re.compile(rf"({'|'.join(_WEEKDAYS)}|today|tomorrow)(?!\w)", re.IGNORECASE)
+# What a weekday or a day without its year is read against, asked only for such a day: the note's own
+# day, the period a periodic note is of (a week's, a month's), or None (a note with no date).
+Anchor = Callable[[], date | Span | None]
 # After a day: an owner's 's (Monday's standards), or the next word (Friday Night Lights).
 _POSSESSIVE = re.compile(r"['\u2019]s(?!\w)")
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
@@ -49,9 +53,22 @@ def _in_a_name(after: str) -> bool:
     return named not in _WEEKDAYS and named not in MONTHS and named.rstrip(".") not in MONTHS
 
 
-def plain_due(rest: str, anchor: Callable[[], date | None]) -> date | None:
+def _written_on(written: date | Span | None, weekday: str | None) -> date | None:
+    """The day a due day is read against: the note's own day; a periodic note's first day for a
+    day without its year, and for a weekday in a week's note; None when the period does not
+    place the words: ``by tomorrow`` in a week's note, ``by Friday`` in a month's (was, review42b
+    s43: the month's first Friday, as if written on the 1st)."""
+    if not isinstance(written, Span):
+        return written
+    if weekday in ("today", "tomorrow") or (weekday is not None and (written.last - written.first).days >= 7):
+        return None
+    return written.first
+
+
+def plain_due(rest: str, anchor: Anchor) -> date | None:
     """The first due day ``rest`` (a task's words after its box) says in words, or None;
-    ``anchor()``: the note's own day, asked only for a day without a year or a weekday."""
+    ``anchor()``: the note's own day, or the period a periodic note is of, asked only for a day
+    without a year or a weekday."""
     for keyword in _KEYWORD.finditer(rest):
         said = rest[keyword.end():]
         found = _absolute(said)
@@ -95,7 +112,7 @@ def _absolute(said: str) -> date | None:
         return None
 
 
-def _relative(said: str, anchor: Callable[[], date | None]) -> date | None:
+def _relative(said: str, anchor: Anchor) -> date | None:
     """A weekday or a day without its year ``said`` opens with: the first on or after ``anchor()``."""
     weekday = _WEEKDAY.match(said)
     month_day = None if weekday is not None else _MONTH_DAY.match(said)
@@ -105,7 +122,7 @@ def _relative(said: str, anchor: Callable[[], date | None]) -> date | None:
     day_end = weekday.end() if weekday is not None else month_day.end() if month_day is not None else 0
     if _in_a_name(said[day_end:]):
         return None
-    written = anchor()
+    written = _written_on(anchor(), None if weekday is None else weekday[1].casefold())
     if written is None:
         return None
     if weekday is not None:
