@@ -790,11 +790,12 @@ def test_a_weekday_that_is_owned_or_opens_a_name_is_no_due_day(tmp_path: Path) -
                          "- [ ] sort the photos by today\u2019s date\n- [ ] book by Tuesday Lobsang Rampa on the shelf\n"
                          "- [ ] stand by Today Show segment\n- [ ] a talk by March 3 Coffee\n"
                          "- [ ] call mum by Friday Dec 4\n- [ ] send it by Friday EOD\n- [ ] ask Sam by Sunday evening\n"
-                         "- [ ] renew passport (due: 5 Dec)\n"})
+                         "- [ ] renew passport (due: 5 Dec)\n- [ ] Finish Slides By Friday For The Board\n"})
     printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
     assert printed.exit_code == 0, printed.stderr
     listed = json.loads(printed.stdout)
     assert {task["text"]: task["dates"].get("due") for task in listed["tasks"]} == {
+        "Finish Slides By Friday For The Board": "2026-12-04",  # every word capitalised: no name
         "I fell asleep by Friday Night Lights again, watch the finale": None,
         "finished it by Monday's standards, needs polishing": None,
         "sort the photos by today\u2019s date": None,

@@ -34,19 +34,21 @@ Anchor = Callable[[], date | Span | None]
 # After a day: an owner's 's (Monday's standards), or the next word (Friday Night Lights).
 _POSSESSIVE = re.compile(r"['\u2019]s(?!\w)")
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 # A day of a month in words without a year, then no more of a date: "5 Dec", "December 5th".
 _MONTH_DAY = re.compile(r"(?:[^\W\d_]+\.?[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?|[0-9]{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?[^\W\d_]+\.?)"
                         r"(?![ \t]*,?[ \t]*[0-9])")
 
 
-def _in_a_name(after: str) -> bool:
+def _in_a_name(after: str, title_cased: bool) -> bool:
     """Do the words after a day say it is owned or part of a name, no deadline: ``by Monday's
     standards``, ``by today's date``, ``by Friday Night Lights``, ``by Tuesday Lobsang Rampa``? A
     capitalised word after it that is no month's or weekday's name, nor all capitals (``Dec 4``,
-    ``EOD``, ``I``), opens a name. Was (review42b, s43): each such task was due on that day."""
+    ``EOD``, ``I``), opens a name, unless the task capitalises every word (``Finish Slides By Friday
+    For The Board``). Was (review42b, s43): each such task was due on that day."""
     if _POSSESSIVE.match(after):
         return True
-    word = _NEXT_WORD.match(after)
+    word = None if title_cased else _NEXT_WORD.match(after)
     if word is None or not word[1][0].isupper() or word[1].isupper():
         return False
     named = word[1].casefold()
@@ -65,6 +67,12 @@ def _written_on(written: date | Span | None, weekday: str | None) -> date | None
     return written.first
 
 
+def _title_cased(rest: str) -> bool:
+    """Does every word of four letters or more in ``rest`` (two at least) start with a capital?"""
+    words = _LONG_WORD.findall(rest)
+    return len(words) >= 2 and all(word[0].isupper() for word in words)
+
+
 def plain_due(rest: str, anchor: Anchor) -> date | None:
     """The first due day ``rest`` (a task's words after its box) says in words, or None;
     ``anchor()``: the note's own day, or the period a periodic note is of, asked only for a day
@@ -73,7 +81,7 @@ def plain_due(rest: str, anchor: Anchor) -> date | None:
         said = rest[keyword.end():]
         found = _absolute(said)
         if found is None:
-            found = _relative(said, anchor)
+            found = _relative(said, anchor, _title_cased(rest))
         if found is not None:
             return found
     return None
@@ -87,7 +95,7 @@ def undated_due_words(rest: str) -> str | None:
         said = rest[keyword.end():]
         if _absolute(said) is not None:
             return None
-        if _relative(said, lambda: date.min) is not None:
+        if _relative(said, lambda: date.min, _title_cased(rest)) is not None:
             weekday = _WEEKDAY.match(said)
             found = weekday if weekday is not None else _MONTH_DAY.match(said)
             return (keyword.group() + (found.group() if found is not None else "")).strip()
@@ -112,15 +120,16 @@ def _absolute(said: str) -> date | None:
         return None
 
 
-def _relative(said: str, anchor: Anchor) -> date | None:
-    """A weekday or a day without its year ``said`` opens with: the first on or after ``anchor()``."""
+def _relative(said: str, anchor: Anchor, title_cased: bool = False) -> date | None:
+    """A weekday or a day without its year ``said`` opens with: the first on or after ``anchor()``;
+    ``title_cased``: the task capitalises its every word, so a capital after the day opens no name."""
     weekday = _WEEKDAY.match(said)
     month_day = None if weekday is not None else _MONTH_DAY.match(said)
     parts = None if month_day is None else yearless_day(month_day.group().rstrip("."))
     if weekday is None and parts is None:
         return None
     day_end = weekday.end() if weekday is not None else month_day.end() if month_day is not None else 0
-    if _in_a_name(said[day_end:]):
+    if _in_a_name(said[day_end:], title_cased):
         return None
     written = _written_on(anchor(), None if weekday is None else weekday[1].casefold())
     if written is None:
