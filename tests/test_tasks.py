@@ -776,6 +776,73 @@ def test_a_due_day_written_in_words_is_the_tasks_due_day() -> None:
     assert plain_due("send the deck by tomorrow", lambda: wednesday) == date(2026, 12, 3)
 
 
+def test_a_weekday_that_is_owned_or_opens_a_name_is_no_due_day(tmp_path: Path) -> None:
+    """Was (review42b, s43): in a daily note of Wednesday 2026-12-02, ``I fell asleep by Friday
+    Night Lights`` and ``book by Tuesday Lobsang Rampa`` were due that Friday and Tuesday, ``finished
+    it by Monday's standards`` and ``sort the photos by today's date`` on a Monday and that day:
+    ``by`` before a name (a show's, a person's) or a possessive says no deadline. A day after a due
+    word, then a month's name, a time or a lower-case word (``by Friday Dec 4``, ``by Friday EOD``,
+    ``by Sunday evening``) still is one."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "2026-12-02.md": "- [ ] I fell asleep by Friday Night Lights again, watch the finale\n"
+                         "- [ ] finished it by Monday's standards, needs polishing\n"
+                         "- [ ] sort the photos by today\u2019s date\n- [ ] book by Tuesday Lobsang Rampa on the shelf\n"
+                         "- [ ] stand by Today Show segment\n- [ ] a talk by March 3 Coffee\n"
+                         "- [ ] call mum by Friday Dec 4\n- [ ] send it by Friday EOD\n- [ ] ask Sam by Sunday evening\n"
+                         "- [ ] renew passport (due: 5 Dec)\n- [ ] Finish Slides By Friday For The Board\n"})
+    printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    listed = json.loads(printed.stdout)
+    assert {task["text"]: task["dates"].get("due") for task in listed["tasks"]} == {
+        "Finish Slides By Friday For The Board": "2026-12-04",  # every word capitalised: no name
+        "I fell asleep by Friday Night Lights again, watch the finale": None,
+        "finished it by Monday's standards, needs polishing": None,
+        "sort the photos by today\u2019s date": None,
+        "book by Tuesday Lobsang Rampa on the shelf": None,
+        "stand by Today Show segment": None,
+        "a talk by March 3 Coffee": None,
+        "call mum by Friday Dec 4": "2026-12-04",
+        "send it by Friday EOD": "2026-12-04",
+        "ask Sam by Sunday evening": "2026-12-06",
+        "renew passport (due: 5 Dec)": "2026-12-05",
+    }
+    assert listed["warnings"] == []
+
+
+def test_a_weekday_in_a_months_note_and_tomorrow_in_a_weeks_are_no_due_day(tmp_path: Path) -> None:
+    """Was (review42b, s43): in December's monthly note ``2026-12.md``, ``call mum by Friday`` was
+    due on the 4th and ``send it by tomorrow`` on the 2nd, read against the month's first day,
+    which is not the day they were written; in the week's note ``2026-W49.md`` ``by tomorrow`` was
+    its Tuesday. A day without its year is still placed in its period, a weekday in its week."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "2026-12.md": "- [ ] call mum by Friday\n- [ ] send it by tomorrow\n- [ ] renew passport by 5 Dec\n",
+        "2026-W49.md": "- [ ] call dad by Friday\n- [ ] pay Sam by tomorrow\n"})
+    printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    listed = json.loads(printed.stdout)
+    assert {task["text"]: task["dates"].get("due") for task in listed["tasks"]} == {
+        "call mum by Friday": None, "send it by tomorrow": None, "renew passport by 5 Dec": "2026-12-05",
+        "call dad by Friday": "2026-12-04", "pay Sam by tomorrow": None}
+    [warning] = listed["warnings"]
+    assert warning.startswith("2026-12.md:1 says 'by Friday' and 2 more, which is no day without the day it was written")
+    assert "its note names no day of its own (it has no date, or is a week's, month's or year's note)" in warning
+
+
+def test_a_day_in_a_name_or_owned_is_no_due_word_of_an_undated_note() -> None:
+    """What the warning for an undated note's due words names agrees with what is read as a due
+    day: ``by Friday Night Lights`` is no deadline, dated or not."""
+    from vaultmem.plain_due import plain_due, undated_due_words
+
+    friday = date(2026, 12, 4)
+    for words in ("I fell asleep by Friday Night Lights", "finished it by Monday's standards", "due Tomorrow's list"):
+        assert undated_due_words(words) is None, words
+        assert plain_due(words, lambda: friday) is None, words
+    assert undated_due_words("call mum by Friday, then rest") == "by Friday"
+    assert plain_due("call mum by Friday I think", lambda: friday) == friday  # a capital that is a word, not a name
+
+
 def test_tasks_due_in_words_are_listed_by_their_day_against_the_notes_own_date(tmp_path: Path) -> None:
     root = write_vault(tmp_path / "vault", {
         ".vaultmem.toml": CONFIG,
@@ -798,7 +865,8 @@ def test_tasks_due_in_words_are_listed_by_their_day_against_the_notes_own_date(t
     assert listed["warnings"] == [
         "Tasks.md:2 says 'by Friday', which is no day without the day it was written: a weekday or a day without its "
         "year is read against its note's date (a `date:` property, a day in the file name or a `created:` stamp), and "
-        "its note has none — give the note one, or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]
+        "its note names no day of its own (it has no date, or is a week's, month's or year's note) — give the note one, "
+        "or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]
 
 
 def test_a_logseq_tasks_due_words_are_read_against_its_journals_day_and_its_deadline_wins_over_them(tmp_path: Path) -> None:

@@ -93,6 +93,33 @@ def test_an_edit_of_the_turn_before_reaches_the_reply_and_a_removal_too(tmp_path
         assert keyword_side(opened, "lovely plan") == []  # t9's words left the turns after it too
 
 
+def test_a_speaker_linked_to_a_persons_page_names_a_turn_only_in_a_conversation() -> None:
+    """A chat export writes who spoke as a name; a note about a talk links its speaker's page
+    (kepano's Conference Session Template: ``speaker: "[[Jane Doe]]"`` beside ``conference:``)."""
+    talk = {"conference": "[[Config 2023]]", "speaker": "[[Jane Doe]]", "rating": 7}
+    assert not is_turn("conference: Config 2023\nspeaker: Jane Doe\nrating: 7", talk)
+    assert not is_turn("from: Ana", {"from": ["[[Ana]]"]})
+    assert is_turn("speaker: Jane Doe\nsession: 2", {"speaker": "[[Jane Doe]]", "session": 2})  # linked, in a conversation
+    assert is_turn("speaker: Jane Doe", {"speaker": "Jane Doe"})
+
+
+def test_talks_at_one_conference_hold_nothing_of_each_other(tmp_path: Path) -> None:
+    """Was (review42b, s43): in a vault of kepano's templates, each conference session note (its
+    ``speaker:`` a link to a person's page) was a conversation's turn, its rows holding the talks
+    before it: "typography grids Swiss style" found Bob's talk on token pipelines second, on both
+    sides, and explain said it was "reached through the turns around it"."""
+    def talk(speaker: str, text: str) -> str:
+        return (f'---\ncategories:\n  - "[[Conference sessions]]"\nconference: "[[Config 2023]]"\nspeaker: "[[{speaker}]]"\n'
+                f"rating: 7\nlast: 2023-06-21\n---\n{text}\n")
+    vault = write_vault(tmp_path / "vault", {
+        "Conferences/Designing with constraints.md": talk("Jane Doe", "Jane talked about typography grids and the Swiss style."),
+        "Conferences/Scaling design systems.md": talk("Bob Roe", "Bob explained token pipelines for mobile apps."),
+    })
+    with Vault(vault) as opened:
+        opened.index()
+        assert keyword_side(opened, "typography grids") == ["Conferences/Designing with constraints.md"]
+
+
 def test_notes_that_name_no_speaker_hold_nothing_of_their_neighbours(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "vault", {
         "References/Fight Club.md": "---\nauthor: Chuck Palahniuk\n---\nA novel about an underground club.\n",

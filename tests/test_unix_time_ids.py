@@ -84,3 +84,28 @@ def test_a_forgotten_zettel_named_by_its_unix_time_id_is_said_to_be_in_the_archi
         with pytest.raises(ArchivedNote) as archived:
             vault.get("1732193684")
     assert archived.value.archived == "_archive/02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"
+
+
+def test_ten_digits_no_unique_note_creator_could_have_written_date_no_note(tmp_path: Path) -> None:
+    """Was (review42b, s43): in a vault whose Unique note creator names notes by their Unix time, a
+    contact page named by a phone number (`5551234567 - Dentist.md`) was dated 2145-11-29, an
+    order's receipt (`1000000001 receipt.md`) 2001-09-09, and `1900000000 Idea.md`, whose
+    `created:` says 2021-03-01, 2030-03-17. The plugin writes the time a note is made: not before
+    Obsidian (2020), not one a phone number spells (each is 2,000,000,000 or more), and not a
+    time the note's own `created` contradicts."""
+    with Vault(_zettels(tmp_path, {"format": "X"})) as vault:
+        (tmp_path / "Contacts").mkdir()
+        (tmp_path / "Contacts" / "5551234567 - Dentist.md").write_text("Call to book.\n", encoding="utf-8")
+        (tmp_path / "Contacts" / "6175550123.md").write_text("The office line.\n", encoding="utf-8")
+        (tmp_path / "1000000001 receipt.md").write_text("The receipt.\n", encoding="utf-8")
+        (tmp_path / "1900000000 Idea.md").write_text("---\ncreated: 2021-03-01\n---\nAn idea.\n", encoding="utf-8")
+        (tmp_path / "1732193684 Agreed.md").write_text("---\ncreated: 2024-11-21T12:54:44Z\n---\nIt agrees.\n",
+                                                       encoding="utf-8")
+        vault.index()
+        dated = {note.path: note.date for note in vault.list_notes(k=20, now=NOW)}
+    assert dated["Contacts/5551234567 - Dentist.md"] is None
+    assert dated["Contacts/6175550123.md"] is None
+    assert dated["1000000001 receipt.md"] is None
+    assert dated["1900000000 Idea.md"] == "2021-03-01"  # its created, not a time nine years on
+    assert dated["1732193684 Agreed.md"] == "2024-11-21"
+    assert dated["02-Atomic/1732193684 - Algoritmos de busqueda por fuerza bruta.md"] == "2024-11-21"

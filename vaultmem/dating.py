@@ -351,7 +351,7 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
     if period is not None:
         return period
     named = _name_date(path, solar_hijri)
-    made = _unix_id_moment(path) if daily is not None and daily.unix_ids else None
+    made = _unix_id_made(meta, path, properties.created, solar_hijri) if daily is not None and daily.unix_ids else None
     # A Unix-time name spells the note's own time: a day only its folders spell does not win over it.
     # Was (review, s42): `2024-09-02 Clase/1732193684 - Apuntes.md` was dated by its folder's day.
     if named is not None and (made is None or _name_date(PurePosixPath(path).name, solar_hijri) is not None):
@@ -376,14 +376,35 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
 # A name opening with a Unix time in seconds, as the Unique note creator writes it under its format X: ten
 # digits (2001-09-09 to 2286), then anything but another digit.
 _UNIX_ID = re.compile(r"([1-9]\d{9})(?!\d)")
+# The times the plugin can have written: none before Obsidian (2020-01-01), and none a North American phone
+# number spells (its area code opens with 2 to 9: 2,000,000,000 or more, 2033-05-18 on). A name's ten
+# digits outside them are a phone number, an order's or a receipt's (review42b, s43). To widen by 2033.
+UNIX_IDS_FROM = 1_577_836_800
+UNIX_IDS_UNTIL = 2_000_000_000
+# How far a note's `created` may be from the time its name spells and still be the same moment (a day
+# written without its time or zone is midnight UTC).
+_UNIX_ID_AGREES = timedelta(days=2)
+
+
+def _unix_id_made(meta: Mapping[str, Any], path: str, created: tuple[str, ...], solar_hijri: bool) -> datetime | None:
+    """When a note whose name opens with a Unix time was made (:func:`_unix_id_moment`), unless its
+    own ``created`` says another time: then the ten digits are no time of its making (``1900000000
+    Idea.md`` written on 2021-03-01 is no note of 2030)."""
+    made = _unix_id_moment(path)
+    if made is None:
+        return None
+    written = _first_property_date(meta, created, solar_hijri)
+    return made if written is None or abs(written.moment - made) < _UNIX_ID_AGREES else None
 
 
 def _unix_id_moment(path: str) -> datetime | None:
     """The time (UTC) a note's name opens with, in a vault whose Unique note creator names notes by
     their Unix time (daily_format.DailyFormat.unix_ids): ``1732193684 - Algoritmos.md`` was made
-    2024-11-21 12:54:44."""
+    2024-11-21 12:54:44. None for ten digits no such plugin can have written (:data:`UNIX_IDS_FROM`)."""
     found = _UNIX_ID.match(PurePosixPath(path).stem)
-    return None if found is None else datetime.fromtimestamp(int(found[1]), tz=UTC)
+    if found is None or not UNIX_IDS_FROM <= int(found[1]) < UNIX_IDS_UNTIL:
+        return None
+    return datetime.fromtimestamp(int(found[1]), tz=UTC)
 
 
 def _timestamp_id_day(text: str | None) -> datetime | None:

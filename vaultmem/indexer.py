@@ -42,6 +42,8 @@ from .notes import (
     tags_of,
 )
 from .paths import FileStat, NotNotes, VaultPaths
+from .periods import Span
+from .plain_due import Anchor
 from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import (
     DAILY_FORMAT_KEY,
@@ -693,13 +695,16 @@ class Indexer:
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
                                                 self.paths.dates, found.fields.tags, self.paths.git_dates.moments(), found.fields.props_text), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta), self.paths.daily.maker == "Logseq", self._task_anchor(note)), read_stat=stat)
 
-    def _task_anchor(self, note: Note) -> Callable[[], date | None]:
-        """The note's own day (its date, its name, its ``created``; not git's), asked only by a
-        task whose due day is a weekday or a day without its year (plain_due.py)."""
+    def _task_anchor(self, note: Note) -> Anchor:
+        """The note's own day (its date, its name, its ``created``; not git's), or the period a
+        periodic note is of, asked only by a task whose due day is a weekday or a day without its
+        year (plain_due.py)."""
         @functools.cache
-        def anchor() -> date | None:
+        def anchor() -> date | Span | None:
             found = note_date(note.meta, note.path, self.paths.daily, self.paths.dates, note.body)
-            return None if found is None else day_as_written(found)
+            if found is None:
+                return None
+            return found.span if found.span is not None and found.span.first != found.span.last else day_as_written(found)
         return anchor
 
     def _embed(self, pending: Sequence[_Pending], force: bool = False) -> int:

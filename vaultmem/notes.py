@@ -398,7 +398,15 @@ from .spelled_days import value_date
 #     or in its date written without colons or as an hour (`20230508T235900`, `at 11pm`) is the message's own,
 #     no session: each such message had been a session of one (turns._without_clock, turns._day_said). Nothing
 #     is embedded again.
-READER_VERSION = "138"
+# 139: a weekday or a yearless day after a due word that is owned or opens a name (`by Monday's standards`,
+#     `by Friday Night Lights`) is no due day (plain_due._in_a_name); ten digits opening a name are a Unix-time
+#     zettel's time only from 2020 to 2033-05-18 and when its `created` does not say another (dating._unix_id_made:
+#     `5551234567 - Dentist.md` is no note of 2145); a `speaker`, `sender` or `from` that is a link to a page
+#     (`speaker: "[[Jane Doe]]"`, a talk's note) makes a turn only beside a conversation's, session's or turn's
+#     property (turns.is_turn); a weekday due in a month's or year's note and `by today`/`by tomorrow` in any
+#     periodic note are no due day (plain_due._written_on: was read against the period's first day). Nothing is
+#     embedded again but such a note named by a slug of its text (its title back).
+READER_VERSION = "139"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

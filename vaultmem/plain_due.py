@@ -21,25 +21,67 @@ from datetime import date, timedelta
 
 from .dating import yearless_day
 from .month_names import named_month
+from .periods import Span
 from .spelled_days import MONTHS, WORDED_DATE
 
 _KEYWORD = re.compile(r"(?<![\w-])(?:due(?:[ \t]+(?:on|by))?|by|deadline)[ \t]*:?[ \t]*", re.IGNORECASE)
 _ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})(?![\w-])")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = re.compile(rf"({'|'.join(_WEEKDAYS)}|today|tomorrow)(?!\w)", re.IGNORECASE)
+# What a weekday or a day without its year is read against, asked only for such a day: the note's own
+# day, the period a periodic note is of (a week's, a month's), or None (a note with no date).
+Anchor = Callable[[], date | Span | None]
+# After a day: an owner's 's (Monday's standards), or the next word (Friday Night Lights).
+_POSSESSIVE = re.compile(r"['\u2019]s(?!\w)")
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 # A day of a month in words without a year, then no more of a date: "5 Dec", "December 5th".
 _MONTH_DAY = re.compile(r"(?:[^\W\d_]+\.?[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?|[0-9]{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?[^\W\d_]+\.?)"
                         r"(?![ \t]*,?[ \t]*[0-9])")
 
 
-def plain_due(rest: str, anchor: Callable[[], date | None]) -> date | None:
+def _in_a_name(after: str, title_cased: bool) -> bool:
+    """Do the words after a day say it is owned or part of a name, no deadline: ``by Monday's
+    standards``, ``by today's date``, ``by Friday Night Lights``, ``by Tuesday Lobsang Rampa``? A
+    capitalised word after it that is no month's or weekday's name, nor all capitals (``Dec 4``,
+    ``EOD``, ``I``), opens a name, unless the task capitalises every word (``Finish Slides By Friday
+    For The Board``). Was (review42b, s43): each such task was due on that day."""
+    if _POSSESSIVE.match(after):
+        return True
+    word = None if title_cased else _NEXT_WORD.match(after)
+    if word is None or not word[1][0].isupper() or word[1].isupper():
+        return False
+    named = word[1].casefold()
+    return named not in _WEEKDAYS and named not in MONTHS and named.rstrip(".") not in MONTHS
+
+
+def _written_on(written: date | Span | None, weekday: str | None) -> date | None:
+    """The day a due day is read against: the note's own day; a periodic note's first day for a
+    day without its year, and for a weekday in a week's note; None when the period does not
+    place the words: ``by tomorrow`` in a week's note, ``by Friday`` in a month's (was, review42b
+    s43: the month's first Friday, as if written on the 1st)."""
+    if not isinstance(written, Span):
+        return written
+    if weekday in ("today", "tomorrow") or (weekday is not None and (written.last - written.first).days >= 7):
+        return None
+    return written.first
+
+
+def _title_cased(rest: str) -> bool:
+    """Does every word of four letters or more in ``rest`` (two at least) start with a capital?"""
+    words = _LONG_WORD.findall(rest)
+    return len(words) >= 2 and all(word[0].isupper() for word in words)
+
+
+def plain_due(rest: str, anchor: Anchor) -> date | None:
     """The first due day ``rest`` (a task's words after its box) says in words, or None;
-    ``anchor()``: the note's own day, asked only for a day without a year or a weekday."""
+    ``anchor()``: the note's own day, or the period a periodic note is of, asked only for a day
+    without a year or a weekday."""
     for keyword in _KEYWORD.finditer(rest):
         said = rest[keyword.end():]
         found = _absolute(said)
         if found is None:
-            found = _relative(said, anchor)
+            found = _relative(said, anchor, _title_cased(rest))
         if found is not None:
             return found
     return None
@@ -53,7 +95,7 @@ def undated_due_words(rest: str) -> str | None:
         said = rest[keyword.end():]
         if _absolute(said) is not None:
             return None
-        if _relative(said, lambda: date.min) is not None:
+        if _relative(said, lambda: date.min, _title_cased(rest)) is not None:
             weekday = _WEEKDAY.match(said)
             found = weekday if weekday is not None else _MONTH_DAY.match(said)
             return (keyword.group() + (found.group() if found is not None else "")).strip()
@@ -78,14 +120,18 @@ def _absolute(said: str) -> date | None:
         return None
 
 
-def _relative(said: str, anchor: Callable[[], date | None]) -> date | None:
-    """A weekday or a day without its year ``said`` opens with: the first on or after ``anchor()``."""
+def _relative(said: str, anchor: Anchor, title_cased: bool = False) -> date | None:
+    """A weekday or a day without its year ``said`` opens with: the first on or after ``anchor()``;
+    ``title_cased``: the task capitalises its every word, so a capital after the day opens no name."""
     weekday = _WEEKDAY.match(said)
     month_day = None if weekday is not None else _MONTH_DAY.match(said)
     parts = None if month_day is None else yearless_day(month_day.group().rstrip("."))
     if weekday is None and parts is None:
         return None
-    written = anchor()
+    day_end = weekday.end() if weekday is not None else month_day.end() if month_day is not None else 0
+    if _in_a_name(said[day_end:], title_cased):
+        return None
+    written = _written_on(anchor(), None if weekday is None else weekday[1].casefold())
     if written is None:
         return None
     if weekday is not None:

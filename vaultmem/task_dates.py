@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import accumulate
@@ -24,7 +24,7 @@ from itertools import accumulate
 from .logseq import BLOCK_REFERENCE
 from .markdown import code_ranges, hidden_ranges
 from .notes import inline_tags
-from .plain_due import plain_due
+from .plain_due import Anchor, plain_due
 
 # A task: a list item with a one-character box, in a quote or callout too: the box's character
 # and the text after the box. Roam Research's task marker in place of the box, `{{[[TODO]]}}` or
@@ -226,7 +226,7 @@ def _no_anchor() -> date | None:
 
 
 def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool = False,
-               anchor: Callable[[], date | None] = _no_anchor) -> list[TaskLine]:
+               anchor: Anchor = _no_anchor) -> list[TaskLine]:
     """Every task of ``body``, in order (``body_line``: the file's line the body starts on). A
     task in code (a ```` ```tasks ```` query block too) or in what reading view hides (a ``%%``
     comment) is none; a day that is none (``2025-02-30``) is left out of its days. In a Kanban
@@ -243,7 +243,7 @@ def task_lines(body: str, body_line: int = 1, board: bool = False, logseq: bool 
     return _box_task_lines(body, body_line, board, anchor)
 
 
-def logseq_task_lines(body: str, body_line: int = 1, anchor: Callable[[], date | None] = _no_anchor) -> list[TaskLine]:
+def logseq_task_lines(body: str, body_line: int = 1, anchor: Anchor = _no_anchor) -> list[TaskLine]:
     """The tasks of a Logseq page: each block opening with a marker (``- LATER Reread …``,
     ``- DONE …``), its marker read as a box (:data:`LOGSEQ_BOXES`), and the ``SCHEDULED:`` and
     ``DEADLINE:`` days on its block's lines under it as its scheduled and due days. Was: a graph's
@@ -295,7 +295,7 @@ def _lines_after(body: str, place: int) -> Iterator[str]:
         start = end
 
 
-def _box_task_lines(body: str, body_line: int, board: bool, anchor: Callable[[], date | None]) -> list[TaskLine]:
+def _box_task_lines(body: str, body_line: int, board: bool, anchor: Anchor) -> list[TaskLine]:
     tasks = _tasks(body)
     if not tasks:
         return []
@@ -314,7 +314,7 @@ def is_kanban_board(meta: Mapping[str, object]) -> bool:
 
 
 def _task_line(box: str, rest: str, line: int, board: bool, lane: str | None,
-               anchor: Callable[[], date | None] = _no_anchor, block_days: Mapping[str, date] | None = None) -> TaskLine:
+               anchor: Anchor = _no_anchor, block_days: Mapping[str, date] | None = None) -> TaskLine:
     """One task; ``block_days``: the days its Logseq block's lines name (``DEADLINE:``), which the
     task's own fields (📅) win over and which win over a due day in words."""
     recurrence = _RECURRENCE.search(rest)

@@ -185,8 +185,8 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
 
 def _undated_due_words(tasks: Sequence[TaskHit]) -> list[str]:
     """The listed tasks without a due day whose words say one only their note's date could place
-    (``call mum by Friday`` in a note with no date: plain_due.py): named, with the fix, so that an
-    undated task is not read as one with no deadline."""
+    (``call mum by Friday`` in a note with no date, or in a month's note: plain_due.py): named, with
+    the fix, so that an undated task is not read as one with no deadline."""
     said = [(task, words) for task in tasks if "due" not in task.dates and (words := undated_due_words(task.text))]
     if not said:
         return []
@@ -194,8 +194,8 @@ def _undated_due_words(tasks: Sequence[TaskHit]) -> list[str]:
     others = f" and {len(said) - 1} more" if len(said) > 1 else ""
     return [f"{task.path}:{task.line} says {words!r}{others}, which is no day without the day it was written: a weekday "
             "or a day without its year is read against its note's date (a `date:` property, a day in the file name or "
-            "a `created:` stamp), and its note has none — give the note one, or write the day with its year (📅 "
-            "2026-12-04 or due 2026-12-04)"]
+            "a `created:` stamp), and its note names no day of its own (it has no date, or is a week's, month's or "
+            "year's note) — give the note one, or write the day with its year (📅 2026-12-04 or due 2026-12-04)"]
 
 
 def _untagged_on_other_days(store: Store, wanted: TaskFilter) -> list[str]:

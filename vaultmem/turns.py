@@ -70,18 +70,26 @@ CHAIN_BYTES = 8
 # A slug: lower-case words joined by hyphens, as an exporter names a message by its first words.
 _SLUG = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 _SLUG_WORD = re.compile(r"[^\W_]+")
+_WIKILINK = re.compile(r"\[\[[^\[\]]+\]\]")
 
 
 def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
     """Do these properties (``key: value`` lines, fields.SearchFields.props_text; ``meta``, the
     note's frontmatter) name who said the note? A :data:`SPEAKER_KEYS` property does; a
     :data:`MAYBE_SPEAKER_KEYS` one when it names a chat's role (``role: assistant``) or the note
-    also says its conversation, session or number in it (:func:`says_its_place`)."""
+    also says its conversation, session or number in it (:func:`says_its_place`), and so does a
+    speaker that is a link to a person's page (``speaker: "[[Jane Doe]]"``: a talk's note)."""
     maybe = named = False
     for line in props_text.splitlines():
         key, colon, value = line.partition(":")
         key, value = key.strip().casefold(), value.strip()
         if not colon or not value:
+            continue
+        if key in SPEAKER_KEYS and _links_a_page(meta or {}, key):
+            # `speaker: "[[Jane Doe]]"`: a talk's note linking its speaker's page (kepano's Conference
+            # Session Template), which a chat export never writes. Read as a turn, each talk at a
+            # conference held the talks before it, and was found by their words (review42b, s43).
+            maybe = True
             continue
         if key in SPEAKER_KEYS or (key == "role" and value.casefold() in CHAT_ROLES):
             return True
@@ -93,6 +101,13 @@ def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
     # session page (`name: The Amber Temple`, `session: 12`) or a course's step (`index: 3`); a
     # dialogue turned into notes (`name: Caroline`) says its conversation or its turn's number.
     return named and _property(meta or {}, (*CONVERSATION_KEYS, *NAME_PLACE_KEYS)) is not None
+
+
+def _links_a_page(meta: Mapping[str, object], key: str) -> bool:
+    """Is the value of ``key`` (case-folded) in ``meta`` a wikilink, or a list of nothing else?"""
+    value = next((value for name, value in meta.items() if str(name).strip().casefold() == key), None)
+    values = value if isinstance(value, list) and value else [value]
+    return all(isinstance(item, str) and _WIKILINK.fullmatch(item.strip()) is not None for item in values)
 
 
 def named_by_its_text(title: str, text: str) -> bool:
