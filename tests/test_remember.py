@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, process_env, run_cli, snapshot_files, vaultmem_command
+from helpers import REPO, process_env, run_cli, run_json, snapshot_files, vaultmem_command
 from vaultmem import (
     InvalidDuration,
     InvalidTimestamp,
@@ -555,6 +555,26 @@ def test_cli_remember_shows_a_similarity_below_the_merge_threshold_as_below_it(v
     again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
     assert again.exit_code == 0, again.output
     assert "  similar (0.876): memories/user-prefers-window-seats-on-flights.md" in again.stdout
+
+
+def test_cli_remember_of_a_paraphrase_below_the_merge_threshold_names_the_threshold_that_merges_it(vault_dir: Path) -> None:
+    # s43 realvault: "similar (0.863) … `forget` one or run `consolidate`", then consolidate said
+    # "no near-duplicates found" (it merges at 0.88): the advice has to name a threshold that merges.
+    assert run_cli(vault_dir, "remember", "User prefers window seats on flights.", "--layer", "L4").exit_code == 0
+    again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
+    assert again.exit_code == 0, again.output
+    assert ("  similar (0.876): memories/user-prefers-window-seats-on-flights.md — User prefers window seats on flights.; "
+            "if it already says this, `forget` one, or merge them with `consolidate --threshold 0.87` (at this vault's "
+            "0.88, consolidate keeps them apart)") in again.stdout
+    merged = run_json(vault_dir, "consolidate", "--threshold", "0.87")
+    assert [len(cluster["members"]) for cluster in merged["clusters"]] == [2]
+
+
+def test_cli_remember_of_a_copy_above_the_merge_threshold_says_consolidate_merges_it(vault_dir: Path) -> None:
+    text = "Dentist moved to Thursday at 10:00, bring the insurance card."
+    assert run_cli(vault_dir, "remember", text).exit_code == 0
+    again = run_cli(vault_dir, "remember", text)
+    assert "if it already says this, `forget` one or run `consolidate` (it merges them)" in again.stdout
 
 
 def test_remember_does_not_name_a_different_memory_on_the_same_topic(vault_dir: Path) -> None:
