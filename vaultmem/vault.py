@@ -472,7 +472,7 @@ class Vault:
         theirs. ``date``: the day (or time) the memory is about, written as its ``date``
         property (the vault's first ``[dates] date`` key): it dates the note in search and list.
         """
-        from .remembering import same_named, similar_notes, write_memory
+        from .remembering import expires_before, same_named, similar_notes, write_memory
 
         day, date_read = self._memory_day(date, now)
         with self._writing("remember") as write:
@@ -483,6 +483,8 @@ class Vault:
         # index current before it chose the file name, and the write path indexed the new note.
         remembered = written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
                                         same_named(self.derived, written, now))
+        if date is None:  # a memory the caller dated lives from that day: the day it names is theirs
+            remembered = replace(remembered, expires_before=expires_before(f"{remembered.title}\n{text}", remembered.expires_at))
         return remembered if date_read is None else replace(remembered, date_read=date_read)
 
     def _memory_day(self, date: object, now: object) -> tuple[object, str | None]:

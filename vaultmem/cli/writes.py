@@ -55,6 +55,11 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
     for left in result.unsaid:
         click.echo(f"  unsaid: {left.words()}")
+    if result.expires_before is not None:
+        day = result.expires_before
+        click.echo(f"  expires before {day}, a day its text names: it leaves recall before that day is over; if it should "
+                   f"be recalled until then, pass --date {day} (the layer's lifetime then counts from that day) or a later "
+                   "--ttl/--expires-at")
     if result.named_beside is not None:
         bare = PurePosixPath(result.named_beside).stem
         click.echo(f"  named {PurePosixPath(result.path).name}: {result.named_beside}, the fact it replaces, keeps its file "
