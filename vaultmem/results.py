@@ -253,6 +253,7 @@ class Revised:
     # and nothing to tell why (an agent trial, s38).
     problems: list[dict[str, str]] = field(default_factory=list)
     date_read: str | None = None  # the day a `date` given in words was read as, as remember's answer says it
+    expires_before: str | None = None  # as Remembered's: a day the new text names that the note does not live to see
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,

@@ -533,6 +533,7 @@ class Vault:
         """
         from .property_sets import with_date
         from .reading import succession
+        from .remembering import expires_before
         from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
@@ -554,8 +555,12 @@ class Vault:
             if revised.change is not None:
                 write.record(revised.change)
                 write.message = revised.commit_message()
-        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          succession(self.paths.root, self.store.notes, revised.after), revised.in_text, date_read)
+        answer = Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
+                            succession(self.paths.root, self.store.notes, revised.after), revised.in_text, date_read)
+        written_text = text if text is not None else append
+        if day is None and written_text is not None and not answer.expired:  # as remember: only the words written now
+            answer = replace(answer, expires_before=expires_before(written_text, answer.expires_at))
+        return answer
 
     @takes_text()
     @heals

@@ -55,11 +55,7 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
     for left in result.unsaid:
         click.echo(f"  unsaid: {left.words()}")
-    if result.expires_before is not None:
-        day = result.expires_before
-        click.echo(f"  expires before {day}, a day its text names: it leaves recall before that day is over; if it should "
-                   f"be recalled until then, pass --date {day} (the layer's lifetime then counts from that day) or a later "
-                   "--ttl/--expires-at")
+    render_expires_before(result.expires_before)
     if result.named_beside is not None:
         bare = PurePosixPath(result.named_beside).stem
         click.echo(f"  named {PurePosixPath(result.path).name}: {result.named_beside}, the fact it replaces, keeps its file "
@@ -75,6 +71,14 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
                    f"[[{result.title}]] may find it instead of this note, and a write by that name refuses to pick; "
                    "name a note by its path to be sure")
     render_commit(result)
+
+
+def render_expires_before(day: str | None) -> None:
+    """remembering.expires_before's day, and how to keep the note until it is over."""
+    if day is not None:
+        click.echo(f"  expires before {day}, a day its text names: it leaves recall before that day is over; if it should "
+                   f"be recalled until then, pass --date {day} (the layer's lifetime then counts from that day) or a later "
+                   "--ttl/--expires-at")
 
 
 def where_yours(other: SimilarNote) -> str:
@@ -178,6 +182,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     elif result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "
                    "give --ttl, --expires-at or --permanent to make it current")
+    render_expires_before(result.expires_before)
     render_commit(result)
 
 
