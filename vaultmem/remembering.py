@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
+from .dating import local_day_start
 from .durable import remove_made_folders
 from .errors import NoteWritten, VaultmemError
 from .fields import case_fold, name_key
@@ -219,11 +220,11 @@ def expires_before(text: str, expires_at: str | None) -> str | None:
     4th expired at 03:57 on the 11th, gone from recall before the appointment without a word. Told
     the day, the writer passes it as ``date`` (the layer's lifetime counts from it) or a later
     expiry; nothing is decided for them (a day in the text may be a past one's anniversary). A day
-    ends at midnight UTC after it, as a ``date`` alone begins at midnight UTC (lifecycle.py)."""
+    ends at this machine's local midnight after it, as a memory's day starts there (adr/0003)."""
     if expires_at is None:
         return None
     expires = parse_timestamp(expires_at)
-    outlived = [day for day in days_said(text) if parse_timestamp(day + timedelta(days=1)) > expires]
+    outlived = [day for day in days_said(text) if local_day_start(day + timedelta(days=1)) > expires]
     return max(outlived).isoformat() if outlived else None
 
 
