@@ -558,7 +558,9 @@ class Vault:
         answer = Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
                             succession(self.paths.root, self.store.notes, revised.after), revised.in_text, date_read)
         written_text = text if text is not None else append
-        if day is None and written_text is not None and not answer.expired:  # as remember: only the words written now
+        # As remember: only the words written now. An expiry that does not parse (`expires_at: tomorrow`)
+        # never comes (check says so), so no day outlives it.
+        if day is None and written_text is not None and not answer.expired and not answer.expiry_invalid:
             answer = replace(answer, expires_before=expires_before(written_text, answer.expires_at))
         return answer
 
