@@ -898,3 +898,12 @@ def test_a_templater_tag_whose_quotes_end_a_value_is_named_a_template(vault_dir:
     assert "(a template placeholder such as <% tp.date.now() %>?)" in template["message"], template["message"]
     assert 'add it to exclude in .vaultmem.toml ("/Showcase/Daily log.md"' in template["fix"], template["fix"]
     assert "write the values holding '<%' in single quotes" in template["fix"], template["fix"]
+
+
+def test_check_names_the_day_a_created_or_expires_at_typed_with_look_alike_letters_means(vault_dir: Path) -> None:
+    # s43 realvault: a capital O for a zero, a small l for a one; the fixes gave a fixed example day.
+    (vault_dir / "typed.md").write_text("---\ncreated: 2026-12-O2\nexpires_at: 2027-0l-05\nlayer: L3\n---\nx\n", encoding="utf-8")
+    fixes = {problem["field"]: problem["fix"] for problem in run_json(vault_dir, "check")["problems"]}
+    assert fixes["created"] == "write it as 2026-12-02 (it has the letter O where a digit goes)"
+    assert fixes["expires_at"] == ("write it as 2027-01-05 (it has the letter l where a digit goes); until then the note "
+                                   "never expires and search flags it")

@@ -587,6 +587,15 @@ def test_the_environment_variable_works_in_a_real_process(sample_vault: Path, tm
     assert json.loads(result.stdout)["files"] == 40
 
 
+def test_python_dash_m_vaultmem_cli_runs_the_cli_as_python_dash_m_vaultmem_does(sample_vault: Path, tmp_path: Path) -> None:
+    # s43 realvault: the session's brief says `python -m vaultmem.cli --help`; it failed with "'vaultmem.cli'
+    # is a package and cannot be directly executed" since cli.py became a package.
+    result = subprocess.run([sys.executable, "-m", "vaultmem.cli", "--vault", str(sample_vault), "check", "--json"],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 1, result.stderr  # check's problems in the sample vault, as with -m vaultmem
+    assert json.loads(result.stdout)["files"] == 40
+
+
 # ---------------------------------------------------------------- fresh processes
 
 

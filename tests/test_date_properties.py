@@ -250,6 +250,26 @@ def test_check_says_a_date_property_holding_a_template_command_is_one_that_never
         assert said["fix"].startswith("write the day it was made"), said
 
 
+def test_check_names_the_day_a_date_typed_with_a_letter_o_for_a_zero_means(vault_dir: Path) -> None:
+    # s43 realvault: `date: 2026-12-O2` (a capital O) in a meeting note; check's fix said "write it as
+    # 2026-11-30", a day that has nothing to do with the note, as if vaultmem had guessed it.
+    configure(vault_dir)
+    write_file(vault_dir, "Notes/Meeting with Priya.md", "---\ndate: 2026-12-O2\n---\nCoffee with Priya.\n")
+    write_file(vault_dir, "Notes/Standup.md", "---\ndate: 2O26-l1-2O\n---\nStandup.\n")
+    problems = {problem["path"]: problem for problem in run_json(vault_dir, "check")["problems"]}
+    assert problems["Notes/Meeting with Priya.md"]["fix"].startswith(
+        "write it as 2026-12-02 (it has the letter O where a digit goes)"), problems
+    assert problems["Notes/Standup.md"]["fix"].startswith(
+        "write it as 2026-11-20 (it has the letters O and l where digits go)"), problems
+
+
+def test_check_guesses_no_day_for_a_date_that_is_no_day_with_its_letters_read_as_digits(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "Notes/Later.md", "---\ndate: 2026-13-O2\n---\nSomething.\n")
+    problem = run_json(vault_dir, "check")["problems"][0]
+    assert problem["fix"].startswith("write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]"), problem
+
+
 # ---------------------------------------------------------------- a property that holds a year
 # adr/0026 "A date property that holds a year": a trial with a researcher's Zotero-imported
 # vault, whose papers say `date: 2011` (or `year: 2011`, with [dates] date = ["year"]).

@@ -97,3 +97,16 @@ def test_superseding_with_a_reworded_note_lists_only_the_changed_fact_as_unsaid_
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)
+
+
+def test_an_agent_remembering_an_appointment_past_the_layers_lifetime_is_told_the_day_over_stdio(vault_dir: Path, tmp_path: Path) -> None:
+    # s43 realvault: an L2 memory of an appointment a week away left recall on its morning, unsaid.
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "stdio.log") as served:
+            told = await served.call("remember", text="Dentist appointment on 2099-03-11 at 14:00.", layer="L2")
+            assert told["expires_before"] == "2099-03-11", told
+            dated = await served.call("remember", text="Dentist appointment on 2099-03-11 at 14:00.", layer="L2",
+                                      date="2099-03-11")
+            assert dated["expires_before"] is None and dated["expires_at"] > "2099-03-12", dated
+
+    run(scenario)

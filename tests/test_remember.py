@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, process_env, run_cli, snapshot_files, vaultmem_command
+from helpers import REPO, process_env, run_cli, run_json, snapshot_files, vaultmem_command
 from vaultmem import (
     InvalidDuration,
     InvalidTimestamp,
@@ -557,6 +557,26 @@ def test_cli_remember_shows_a_similarity_below_the_merge_threshold_as_below_it(v
     assert "  similar (0.876): memories/user-prefers-window-seats-on-flights.md" in again.stdout
 
 
+def test_cli_remember_of_a_paraphrase_below_the_merge_threshold_names_the_threshold_that_merges_it(vault_dir: Path) -> None:
+    # s43 realvault: "similar (0.863) … `forget` one or run `consolidate`", then consolidate said
+    # "no near-duplicates found" (it merges at 0.88): the advice has to name a threshold that merges.
+    assert run_cli(vault_dir, "remember", "User prefers window seats on flights.", "--layer", "L4").exit_code == 0
+    again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
+    assert again.exit_code == 0, again.output
+    assert ("  similar (0.876): memories/user-prefers-window-seats-on-flights.md — User prefers window seats on flights.; "
+            "if it already says this, `forget` one, or merge them with `consolidate --threshold 0.87` (at this vault's "
+            "0.88, consolidate keeps them apart)") in again.stdout
+    merged = run_json(vault_dir, "consolidate", "--threshold", "0.87")
+    assert [len(cluster["members"]) for cluster in merged["clusters"]] == [2]
+
+
+def test_cli_remember_of_a_copy_above_the_merge_threshold_says_consolidate_merges_it(vault_dir: Path) -> None:
+    text = "Dentist moved to Thursday at 10:00, bring the insurance card."
+    assert run_cli(vault_dir, "remember", text).exit_code == 0
+    again = run_cli(vault_dir, "remember", text)
+    assert "if it already says this, `forget` one or run `consolidate` (it merges them)" in again.stdout
+
+
 def test_remember_does_not_name_a_different_memory_on_the_same_topic(vault_dir: Path) -> None:
     with Vault(vault_dir) as vault:
         vault.remember("Maya's dentist is Dr. Sousa.", layer="L3", now=NOW)
@@ -1003,3 +1023,39 @@ def test_a_remember_whose_note_cannot_be_written_leaves_no_empty_folders_it_made
     assert len(failed) == 2 and all("File too large" in str(error) for error in failed), failed
     assert sorted(path.relative_to(root).as_posix() for path in root.rglob("*") if ".vaultmem" not in path.parts) == [
         "boiler.md", "kept"]
+
+
+# ---------------------------------------------------------------- a day the text names, after the expiry
+# s43 realvault: "Dentist appointment moved to Friday 11 December 2026 at 14:00." remembered as L2 on the
+# 4th expired at 03:57 on the 11th — gone from recall ten hours before the appointment, without a word.
+
+
+def test_remember_says_when_a_day_its_text_names_comes_after_the_memory_expires(vault_dir: Path) -> None:
+    with Vault(vault_dir) as vault:
+        moved = vault.remember("Dentist appointment moved to Friday 11 December 2026 at 14:00.", layer="L2",
+                               now="2026-12-04T03:57:00+00:00")
+        assert moved.expires_at == "2026-12-11T03:57:00+00:00"
+        assert moved.expires_before == "2026-12-11"
+        wedding = vault.remember("Priya and Marcus marry on 2027-06-19 in Porto, after the trip of 12 March 2027.",
+                                 layer="L3", now="2026-12-04T03:57:00+00:00")
+        assert wedding.expires_before == "2027-06-19"  # the latest day it does not live to see
+
+
+def test_remember_says_nothing_of_days_the_memory_outlives_or_of_a_memory_dated_by_the_caller(vault_dir: Path) -> None:
+    with Vault(vault_dir) as vault:
+        past = vault.remember("Decided on 2 December 2026 to keep the plant data in SQLite.", layer="L3", now=NOW)
+        assert past.expires_before is None
+        dated = vault.remember("Dentist on Friday 11 December 2026 at 14:00.", layer="L2", date="2026-12-11", now=NOW)
+        assert (dated.expires_at, dated.expires_before) == ("2026-12-18T00:00:00+00:00", None)
+        lasting = vault.remember("Marcus was born on 1990-02-03 and loves 2030-01-01 plans.", layer="L4", now=NOW)
+        assert lasting.expires_before is None
+
+
+def test_cli_remember_prints_the_day_its_text_names_after_the_expiry_and_how_to_keep_it(vault_dir: Path) -> None:
+    result = run_cli(vault_dir, "remember", "Car tyre change at the garage on 2099-01-15.", "--layer", "L1")
+    assert result.exit_code == 0, result.output
+    assert ("  expires before 2099-01-15, a day its text names: it leaves recall before that day is over; if it should be "
+            "recalled until then, pass --date 2099-01-15 (the layer's lifetime then counts from that day) or a later "
+            "--ttl/--expires-at") in result.stdout
+    as_json = run_json(vault_dir, "remember", "Boiler service on 2099-02-01.", "--layer", "L1")
+    assert as_json["expires_before"] == "2099-02-01"

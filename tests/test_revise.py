@@ -1104,3 +1104,23 @@ def test_a_note_renamed_between_its_lookup_and_the_read_is_a_write_conflict_sayi
         write_revision(vault.paths, "work/standup.md", Revision.of(append="Moved to 10:00."), vault.config.policy)
     assert "renamed, moved or deleted" in str(refused.value) and "Run the command again" in str(refused.value)
     assert "Moved to 10:00." not in (vault.root / "work/Harbor standup.md").read_text(encoding="utf-8")
+
+
+def test_revise_says_when_a_day_its_new_text_names_comes_after_the_note_expires(vault_dir: Path) -> None:
+    # s43 realvault: "The date is 19 June 2027." appended to an L3 memory expiring 2027-03-04, unsaid.
+    with Vault(vault_dir) as vault:
+        wedding = vault.remember("Priya and Marcus are getting married in June 2027 in Porto.", layer="L3", now=NOW)
+        assert wedding.expires_before is None  # a month alone is no day
+        appended = vault.revise(wedding.path, append="The date is 19 June 2027.", now=NOW)
+        assert (appended.expires_at, appended.expires_before) == ("2027-02-28T12:00:00+00:00", "2027-06-19")
+        dated = vault.revise(wedding.path, append="Dinner after, same day: 19 June 2027.", date="2027-06-19", now=NOW)
+        assert dated.expires_before is None
+        retagged = vault.revise(wedding.path, add_tags=["people"], now=NOW)  # no new words: nothing to read
+        assert retagged.expires_before is None
+
+
+def test_cli_revise_prints_the_day_its_new_text_names_after_the_expiry(vault_dir: Path) -> None:
+    assert run_cli(vault_dir, "remember", "Boiler service booked.", "--title", "Boiler", "--layer", "L1").exit_code == 0
+    result = run_cli(vault_dir, "revise", "Boiler", "--text", "Boiler service booked for 2099-02-01.")
+    assert result.exit_code == 0, result.output
+    assert "  expires before 2099-02-01, a day its text names: it leaves recall before that day is over" in result.stdout

@@ -98,6 +98,7 @@ from .lifecycle import (
     parse_duration,
     parse_timestamp,
 )
+from .look_alikes import look_alike_fix
 from .month_names import (
     accented_month,
     full_weekday,
@@ -765,6 +766,7 @@ def _not_a_date(key: str, value: object, path: str, properties: DateProperties, 
                     "write a day the Solar Hijri calendar has (its months 7 to 11 have 30 days, the 12th 29, or 30 in a "
                     "leap year), or the Gregorian day, as 2024-08-02" if shamsi else
                     f"write it as {said_day(hijri)}" if said_day(hijri) else
+                    look_alike_fix(value, lambda typed: _property_date(typed, key, solar_hijri) is not None) or
                    "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]")
                    + f"; a property that is not the note's date can take another name{named}")
 

@@ -43,6 +43,7 @@ from .lifecycle import (
     to_epoch_us,
 )
 from .logseq import field_meta, naming_meta
+from .look_alikes import look_alike_fix
 from .markdown import HEADING_LINE, unclosed_inline_comment, without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import is_notion_page, notion_meta, without_page_id
@@ -406,7 +407,10 @@ from .spelled_days import value_date
 #     property (turns.is_turn); a weekday due in a month's or year's note and `by today`/`by tomorrow` in any
 #     periodic note are no due day (plain_due._written_on: was read against the period's first day). Nothing is
 #     embedded again but such a note named by a slug of its text (its title back).
-READER_VERSION = "139"
+# 140: a date (a date property, created, expires_at) typed with letters that look like digits
+#     (`2026-12-O2`) gets the day it means as its fix, not a fixed example day (look_alikes.py); the
+#     problems stored with each note change. Nothing is embedded again.
+READER_VERSION = "140"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1595,8 +1599,8 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
     try:
         parse_timestamp(expires)
     except InvalidTimestamp as error:
-        problems.append(Problem(relative, "expires_at", str(error),
-                                "write an ISO date such as 2026-12-24 or 2026-12-24T18:00:00+01:00; until then the note never expires and search flags it"))
+        example = look_alike_fix(expires, _reads_as_timestamp) or "write an ISO date such as 2026-12-24 or 2026-12-24T18:00:00+01:00"
+        problems.append(Problem(relative, "expires_at", str(error), f"{example}; until then the note never expires and search flags it"))
     if permanent:
         why = "layer L4 (procedural)" if layer == PERMANENT_LAYER else "permanent: true"
         problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {expiry_text(expires)}, "
@@ -1661,7 +1665,8 @@ def _created_problem(relative: str, created: object, error: InvalidTimestamp) ->
     if not (isinstance(created, str) and TEMPLATE_COMMAND.search(created)):
         # The fix said once: the error's own "use ISO-8601 such as …" repeated it in the message.
         return Problem(relative, "created", f"{error.PREFIX}{short_repr(created)}: it is no day or time",
-                       "write an ISO date such as 2026-11-30, 2026-11-30T09:00 or 2026-11-30T09:00:00+00:00")
+                       look_alike_fix(created, _reads_as_timestamp)
+                       or "write an ISO date such as 2026-11-30, 2026-11-30T09:00 or 2026-11-30T09:00:00+00:00")
     return Problem(relative, "created", f"{error} (a template's command that never ran: the note was made from the "
                    "template without Templater or the Templates plugin filling it in)",
                    "write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
@@ -1949,6 +1954,11 @@ def timestamp_or_none(value: Any) -> datetime | None:
         return parse_timestamp(value)
     except InvalidTimestamp:
         return None
+
+
+def _reads_as_timestamp(text: str) -> bool:
+    """Whether ``text`` is a timestamp (look_alikes: the day a typed date means)."""
+    return timestamp_or_none(text) is not None
 
 
 def epoch_us_or_none(value: Any) -> int | None:

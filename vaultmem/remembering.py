@@ -23,10 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
+from .dating import local_day_start
 from .durable import remove_made_folders
 from .errors import NoteWritten, VaultmemError
 from .fields import case_fold, name_key
@@ -49,6 +51,7 @@ from .property_types import load_property_types
 from .resolution import answered, locate_to_write
 from .results import LeftUnsaid, NoteRef, Remembered, SimilarNote
 from .slugs import slugify
+from .spelled_days import days_said
 from .storage import Eligibility, NoteRow
 from .supersede import Retirement, lineage, plan_retirement, retire, unsaid
 from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
@@ -208,6 +211,21 @@ def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteR
     except Exception as error:  # the note is written: a retry must not write it again
         raise NoteWritten([written.path], "remember", error) from error
     return [NoteRef(row.id, row.path) for row in rows if row.path != written.path]
+
+
+def expires_before(text: str, expires_at: str | None) -> str | None:
+    """The latest day ``text`` says (spelled_days.days_said) that is not over when the memory
+    expires, as an ISO day; None for a memory that never expires or outlives every day it names.
+    A trial: "Dentist appointment moved to Friday 11 December 2026 at 14:00." kept as L2 on the
+    4th expired at 03:57 on the 11th, gone from recall before the appointment without a word. Told
+    the day, the writer passes it as ``date`` (the layer's lifetime counts from it) or a later
+    expiry; nothing is decided for them (a day in the text may be a past one's anniversary). A day
+    ends at this machine's local midnight after it, as a memory's day starts there (adr/0003)."""
+    if expires_at is None:
+        return None
+    expires = parse_timestamp(expires_at)
+    outlived = [day for day in days_said(text) if local_day_start(day + timedelta(days=1)) > expires]
+    return max(outlived).isoformat() if outlived else None
 
 
 def similar_notes(index: DerivedIndex, written: Written, threshold: float, now: object) -> list[SimilarNote]:

@@ -173,6 +173,10 @@ class Remembered:
     # Per superseded note, what it said that this note does not (supersede.unsaid): retiring a note of
     # two facts with a note of one hid both, and the answer said only "superseded" (an agent trial).
     unsaid: list[LeftUnsaid] = field(default_factory=list)
+    # The latest day the text names that is not over when the memory expires (remembering.expires_before):
+    # "dentist on 11 December" kept as L2 on the 4th left recall on the morning of the 11th. None: no such day,
+    # or the caller gave the memory's date.
+    expires_before: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
@@ -249,6 +253,7 @@ class Revised:
     # and nothing to tell why (an agent trial, s38).
     problems: list[dict[str, str]] = field(default_factory=list)
     date_read: str | None = None  # the day a `date` given in words was read as, as remember's answer says it
+    expires_before: str | None = None  # as Remembered's: a day the new text names that the note does not live to see
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,

@@ -65,6 +65,15 @@ def text_date(text: str) -> datetime | None:
     return days.pop() if len(days) == 1 else None
 
 
+def days_said(text: str) -> list[date]:
+    """Every whole day (with its year) a text says, as remember reads a memory's text for a day it
+    would not live to see (remembering.expires_before): ``2026-12-11`` (not ``20261211``, as often
+    a number as a day in prose), ``11 December 2026``, ``December 11th, 2026``, ``2026年12月11日``."""
+    spelled = [(match[1], match[3], match[4]) for match in NAME_DATE.finditer(text) if match[2]]
+    spelled += worded_days(text) + cjk_days(text)
+    return [day.date() for day in (first_day([found]) for found in spelled) if day is not None]
+
+
 def numbered_days(text: str) -> list[tuple[str, str, str]]:
     return [(match[1], match[3], match[4]) for match in NAME_DATE.finditer(text) if not match[5] or int(match[5]) < 24]
 

@@ -472,7 +472,7 @@ class Vault:
         theirs. ``date``: the day (or time) the memory is about, written as its ``date``
         property (the vault's first ``[dates] date`` key): it dates the note in search and list.
         """
-        from .remembering import same_named, similar_notes, write_memory
+        from .remembering import expires_before, same_named, similar_notes, write_memory
 
         day, date_read = self._memory_day(date, now)
         with self._writing("remember") as write:
@@ -483,6 +483,8 @@ class Vault:
         # index current before it chose the file name, and the write path indexed the new note.
         remembered = written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
                                         same_named(self.derived, written, now))
+        if date is None:  # a memory the caller dated lives from that day: the day it names is theirs
+            remembered = replace(remembered, expires_before=expires_before(f"{remembered.title}\n{text}", remembered.expires_at))
         return remembered if date_read is None else replace(remembered, date_read=date_read)
 
     def _memory_day(self, date: object, now: object) -> tuple[object, str | None]:
@@ -531,6 +533,7 @@ class Vault:
         """
         from .property_sets import with_date
         from .reading import succession
+        from .remembering import expires_before
         from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
@@ -552,8 +555,14 @@ class Vault:
             if revised.change is not None:
                 write.record(revised.change)
                 write.message = revised.commit_message()
-        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          succession(self.paths.root, self.store.notes, revised.after), revised.in_text, date_read)
+        answer = Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
+                            succession(self.paths.root, self.store.notes, revised.after), revised.in_text, date_read)
+        written_text = text if text is not None else append
+        # As remember: only the words written now. An expiry that does not parse (`expires_at: tomorrow`)
+        # never comes (check says so), so no day outlives it.
+        if day is None and written_text is not None and not answer.expired and not answer.expiry_invalid:
+            answer = replace(answer, expires_before=expires_before(written_text, answer.expires_at))
+        return answer
 
     @takes_text()
     @heals

@@ -3,6 +3,7 @@ library's one write path: git check, act, index, commit)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -54,6 +55,7 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
     for left in result.unsaid:
         click.echo(f"  unsaid: {left.words()}")
+    render_expires_before(result.expires_before)
     if result.named_beside is not None:
         bare = PurePosixPath(result.named_beside).stem
         click.echo(f"  named {PurePosixPath(result.path).name}: {result.named_beside}, the fact it replaces, keeps its file "
@@ -63,12 +65,20 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
         # Three decimals, as in JSON: listed from 0.83, a 0.876 shown as "0.88" read as one
         # consolidate (merging at >= 0.88) would merge, and it does not.
         click.echo(f"  similar ({other.similarity:.3f}): {other.path}{where_yours(other)} — {other.title}; "
-                   f"{similar_advice(other, result.layer)}")
+                   f"{similar_advice(other, result.layer, obj.vault.config.consolidate.threshold)}")
     for namesake in result.same_name:
         click.echo(f"  same name: {namesake.path} (id {namesake.id}) goes by this name too: `get {result.title}` and "
                    f"[[{result.title}]] may find it instead of this note, and a write by that name refuses to pick; "
                    "name a note by its path to be sure")
     render_commit(result)
+
+
+def render_expires_before(day: str | None) -> None:
+    """remembering.expires_before's day, and how to keep the note until it is over."""
+    if day is not None:
+        click.echo(f"  expires before {day}, a day its text names: it leaves recall before that day is over; if it should "
+                   f"be recalled until then, pass --date {day} (the layer's lifetime then counts from that day) or a later "
+                   "--ttl/--expires-at")
 
 
 def where_yours(other: SimilarNote) -> str:
@@ -80,16 +90,27 @@ def where_yours(other: SimilarNote) -> str:
     return f" ({lines}{f', under {other.heading}' if other.heading else ''}: \"{other.says}\")"
 
 
-def similar_advice(other: SimilarNote, layer: str) -> str:
+def similar_advice(other: SimilarNote, layer: str, merge_threshold: float) -> str:
     """What to do about a note ``remember`` names as similar: consolidate merges within a layer
-    only; a note of yours (no layer) is never retired by a memory (supersede.plan_retirement)."""
+    only, at ``merge_threshold``; a note of yours (no layer) is never retired by a memory
+    (supersede.plan_retirement)."""
     if other.yours:
         return ("a note of yours (no layer), not a memory: if it already says this, `forget` the memory you just wrote "
                 "or keep both; --supersedes refuses a note of yours, so change it with `revise` if it is out of date")
     if other.layer == layer:
-        return "if it already says this, `forget` one or run `consolidate`"
+        return same_layer_advice(other.similarity, merge_threshold)
     return (f"it is in {other.layer}: if it already says this, keep the one whose layer fits how long it stays true "
             "(`forget` the other; consolidate merges within a layer only)")
+
+
+def same_layer_advice(similarity: float, merge_threshold: float) -> str:
+    """Similar notes are listed from 0.83, consolidate merges from 0.88: told to "run
+    `consolidate`" about a pair at 0.863, a user saw "no near-duplicates found"."""
+    if similarity >= merge_threshold:
+        return "if it already says this, `forget` one or run `consolidate` (it merges them)"
+    merging = math.floor(round(similarity * 100, 6)) / 100  # two decimals, never above the pair's similarity
+    return (f"if it already says this, `forget` one, or merge them with `consolidate --threshold {merging:.2f}` "
+            f"(at this vault's {merge_threshold:.2f}, consolidate keeps them apart)")
 
 
 @main.command()
@@ -161,6 +182,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     elif result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "
                    "give --ttl, --expires-at or --permanent to make it current")
+    render_expires_before(result.expires_before)
     render_commit(result)
 
 

@@ -1,0 +1,5 @@
+"""``python -m vaultmem.cli``: the CLI, as ``python -m vaultmem`` and the ``vaultmem`` script run it."""
+
+from vaultmem.cli import main
+
+main()
