@@ -168,3 +168,16 @@ def test_the_partner_question_on_the_days_and_people_vault_answers_with_the_pers
     with Vault(days_and_people) as vault:
         paths = [hit.path for hit in vault.search("who is Priya's partner", k=3, now=NOW)]
     assert paths[0] == "People/Priya.md", paths
+
+
+def test_the_ceiling_does_not_depend_on_how_many_hits_were_asked_for() -> None:
+    # s43 review: the ceiling asked whether the keyword side proposes the first by meaning anywhere in
+    # its list, which is as long as the pool (k, at least 100). With the first by meaning 150th there,
+    # a search of k = 10 left the named page's keyword standing whole and one of k = 200 dropped it to
+    # the floor: the same note scored and ranked otherwise by how many hits were asked for.
+    vectors = _hits((2, 0.40), (1, 0.38), *((label, 0.1) for label in range(10, 30)))
+    text = [SideHit(1, 9.0, 1), *(SideHit(label, 5.0 - label / 100, label) for label in range(100, 248)), SideHit(2, 0.5, 2)]
+    assert [hit.label for hit in text].index(2) == 149
+    few = {item.label: item.value for item in fuse(vectors, text[:100], 100, standard=100, worded={1})}
+    many = {item.label: item.value for item in fuse(vectors, text, 200, standard=100, worded={1})}
+    assert many[1] == few[1], (few[1], many[1])

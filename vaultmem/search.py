@@ -1053,7 +1053,7 @@ class Searcher:
                                           vectors[0] if vectors else None)
         worded = frozenset(label for label in worded_topics if label not in answering)
         fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
-        text_place = {hit.label: place for place, hit in enumerate(text)}
+        text_place = {hit.label: place for place, hit in enumerate(text[:CANDIDATES_MIN])}  # fuse's standard pool
         if meaning_first is None or meaning_first in worded or meaning_first not in text_place:
             worded = frozenset()  # ranking.worded_ceiling left every value as it was
         else:  # those it lowered: the ones the text side stood above the first by meaning
