@@ -136,3 +136,48 @@ def test_the_named_page_is_first_when_the_first_by_meaning_never_says_its_name(t
         vault.index()
         hits = [hit.path for hit in vault.search(query, k=3, now=NOW)]
     assert hits[0] == "Krypto/Kasiski-Test.md", hits  # was Krypto/Hashwerte.md with the hyphen
+
+
+# The ceiling lowers a page to the first by meaning's keyword standing because the meaning side
+# tells which note answers. A first by meaning near the question only by the name — its fact says
+# "Priya" and none of the question's other words — tells nothing of the kind, and a page that holds
+# every other word asked is the answer: "who is Priya's partner" ranked a day saying "Priya and I
+# reviewed the onboarding flow" above `Priya.md` saying "Her partner is Ben" (s43 review).
+PERSONAL_NOTES = {
+    "Priya.md": "---\ntype: person\n---\nPriya is a colleague from the design team. Vegetarian. Her partner is Ben; they met at the climbing gym.\n",
+    "Marco.md": "---\ntype: person\n---\nMarco, friend from university. Engineer. Partner Sofia.\n",
+    "Daily/2026-11-06.md": "- Lunch with Priya at the noodle bar, she talked about the new design system.\n- Cleaned the oven.\n",
+    "Daily/2026-11-10.md": "- Priya's birthday next week, get her a plant.\n- Ran 5k.\n",
+    "Daily/2026-11-12.md": "- Priya and I reviewed the onboarding flow.\n- Dinner with Marco and his partner Sofia.\n",
+}
+
+
+@pytest.mark.parametrize("query", ["who is Priya's partner", "Priya's partner", "who's Priya's partner?"])
+def test_a_page_holding_every_other_word_asked_is_not_lowered_under_a_day_near_only_by_the_name(tmp_path: Path, query: str) -> None:
+    write_vault(tmp_path, PERSONAL_NOTES)
+    with Vault(tmp_path) as vault:
+        vault.index()
+        paths = [hit.path for hit in vault.search(query, k=3, now=NOW)]
+        explained = vault.explain("Priya.md", query, now=NOW)
+    assert paths[0] == "Priya.md", paths  # was Daily/2026-11-12.md, then the page
+    assert not any(reason.startswith("named by some") for reason in explained.reasons), explained.reasons
+
+
+def test_the_partner_question_on_the_days_and_people_vault_answers_with_the_persons_page(days_and_people: Path) -> None:
+    # The day "Priya and Ben are expecting" says the name and not "partner"; the page says "Partner Ben".
+    with Vault(days_and_people) as vault:
+        paths = [hit.path for hit in vault.search("who is Priya's partner", k=3, now=NOW)]
+    assert paths[0] == "People/Priya.md", paths
+
+
+def test_the_ceiling_does_not_depend_on_how_many_hits_were_asked_for() -> None:
+    # s43 review: the ceiling asked whether the keyword side proposes the first by meaning anywhere in
+    # its list, which is as long as the pool (k, at least 100). With the first by meaning 150th there,
+    # a search of k = 10 left the named page's keyword standing whole and one of k = 200 dropped it to
+    # the floor: the same note scored and ranked otherwise by how many hits were asked for.
+    vectors = _hits((2, 0.40), (1, 0.38), *((label, 0.1) for label in range(10, 30)))
+    text = [SideHit(1, 9.0, 1), *(SideHit(label, 5.0 - label / 100, label) for label in range(100, 248)), SideHit(2, 0.5, 2)]
+    assert [hit.label for hit in text].index(2) == 149
+    few = {item.label: item.value for item in fuse(vectors, text[:100], 100, standard=100, worded={1})}
+    many = {item.label: item.value for item in fuse(vectors, text, 200, standard=100, worded={1})}
+    assert many[1] == few[1], (few[1], many[1])

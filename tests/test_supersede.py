@@ -792,6 +792,20 @@ def test_a_negation_written_out_or_drawn_together_is_a_rewording_not_an_unsaid_f
     assert unsaid("She is vegetarian.", "She isn't vegetarian anymore.").statements == ("She is vegetarian.",)
     assert unsaid("Tom doesn't drive.", "Tom drives.").statements == ("Tom doesn't drive.",)
 
+
+def test_every_contracted_negation_counts_as_one_and_keeps_its_verb() -> None:
+    # s43 review: "couldn't", "shouldn't", "hasn't" … were no negation (the list named only nine
+    # contractions), so "Ben couldn't come." superseded by "Ben could not come." was listed as unsaid;
+    # and every contraction was read as "not" alone, so "Ben mustn't smoke." replaced by "Ben needn't
+    # smoke." — another fact — was taken as said, where "must not" / "need not" written out is not.
+    from vaultmem.supersede import unsaid
+
+    assert unsaid("Ben couldn't come.", "Ben could not come.").statements == ()
+    assert unsaid("Ben should not call.", "Ben shouldn't call.").statements == ()
+    assert unsaid("The flat hasn't got a lift.", "The flat has not got a lift.").statements == ()
+    assert unsaid("Ben mustn't smoke.", "Ben needn't smoke.").statements == ("Ben mustn't smoke.",)
+    assert unsaid("Ben could come.", "Ben couldn't come.").statements == ("Ben could come.",)
+
 def test_a_fact_reworded_with_its_when_or_where_moved_is_said(vault: Vault) -> None:
     # s41's leftovers: "On Tuesdays Priya swims" superseded by "Priya swims on Tuesdays." was listed as
     # unsaid — the words compared in order only — and the agent was asked to remember again what it

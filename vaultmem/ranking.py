@@ -306,7 +306,12 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
     top_union = list(dict.fromkeys(hit.label for hit in [*vectors[:standard], *text[:standard]]))
     vector_z, vector_missing = _side_z(vectors[:standard], top_union, standard, absent_score_zero=False)
     text_z, text_missing = _side_z(text[:standard], top_union, standard, absent_score_zero=True)
-    text_z = worded_ceiling(text_z, text_missing, vectors[0].label if vectors else None, text_rank, worded)
+    # Only the standard pool's keyword ranks: a first by meaning the keyword side ranks below them
+    # counts as not proposed, whatever the pool. Was (s43 review): asked with k = 200, a first by
+    # meaning 150th on the keyword side held the named page to the floor; with k = 10 it was not
+    # in the list and the page kept its standing — one note's score and place depended on k.
+    standard_rank = {label: rank for label, rank in text_rank.items() if rank <= standard}
+    text_z = worded_ceiling(text_z, text_missing, vectors[0].label if vectors else None, standard_rank, worded)
     fused = [
         Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing)
               + (PROPERTY_BONUS if label in valued else 0.0), vector_rank.get(label), text_rank.get(label))

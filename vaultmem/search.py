@@ -1048,9 +1048,12 @@ class Searcher:
         valued = valued_notes(query, self.passage_table.properties_of(sorted(proposed)))
         named = self._named(query, eligibility)
         meaning_first = vectors[0].label if vectors else None
-        worded = self._named_by_words(query, text[:MATCH_DEPTH], named, meaning_first)
+        worded_topics = self._named_by_words(query, text[:MATCH_DEPTH], named, meaning_first)
+        answering = self._answering_pages(worded_topics, words, [_asked_terms(word, by_prefix, by_stems) for word in words],
+                                          vectors[0] if vectors else None)
+        worded = frozenset(label for label in worded_topics if label not in answering)
         fused = fuse(vectors, text, pool, named, standard=CANDIDATES_MIN, valued=valued, worded=worded)
-        text_place = {hit.label: place for place, hit in enumerate(text)}
+        text_place = {hit.label: place for place, hit in enumerate(text[:CANDIDATES_MIN])}  # fuse's standard pool
         if meaning_first is None or meaning_first in worded or meaning_first not in text_place:
             worded = frozenset()  # ranking.worded_ceiling left every value as it was
         else:  # those it lowered: the ones the text side stood above the first by meaning
@@ -1235,28 +1238,71 @@ class Searcher:
         return named
 
     def _named_by_words(self, query: str, text: Sequence[SideHit], named: Collection[int],
-                        meaning_first: int | None = None) -> frozenset[int]:
+                        meaning_first: int | None = None) -> dict[int, list[str]]:
         """Of the text side's ``text`` notes, those the query names by a run of its words and not
         whole (fields.topic_key: "what was Keiko's reading tip" is ``keiko reading tip``, and
         names `People/Keiko.md`, topic ``keiko``): ranking.worded_ceiling. A note named by the
-        whole query (``named``: the name bonus) is the note asked for, and is left out."""
+        whole query (``named``: the name bonus) is the note asked for, and is left out. Each with
+        those of its topic keys the query says."""
         asked = topic_key(query).split()
         labels = [hit.label for hit in text if hit.label not in named]
         if len(asked) < 2 or not labels:
-            return frozenset()
+            return {}
         keys = self.store.notes.topic_keys_of(labels)
         worded = {label: [topic for topic in topics if _run_in(topic.split(), asked) and not _asks_for_the_page(topic.split(), asked)]
                   for label, topics in keys.items()}
         worded = {label: topics for label, topics in worded.items() if topics}
         if not worded or meaning_first is None or meaning_first in worded:
-            return frozenset(worded)
+            return worded
         # The ceiling weighs a note named by the question against the note the meaning side puts
         # first *as an answer about that name* (the day that says "Keiko" and the tip). A first by
         # meaning that never says the name is about something else: "wie funktioniert der
         # Kasiski-Test" put `Kasiski-Test.md` below `Hash-Funktion.md` (a German verb's first letters).
         rows = self.store.passages.labels_of([meaning_first])
-        return frozenset(label for label, topics in worded.items()
-                         if any(self.store.passages.fts_holding(_phrase_of(topic), rows) for topic in topics))
+        return {label: topics for label, topics in worded.items()
+                if any(self.store.passages.fts_holding(_phrase_of(topic), rows) for topic in topics)}
+
+    def _answering_pages(self, worded: Mapping[int, Sequence[str]], words: Sequence[QueryWord],
+                         asked: Sequence[tuple[str, ...]], meaning_best: SideHit | None) -> set[int]:
+        """Of the ``worded`` pages (:meth:`_named_by_words`), those that answer the question
+        themselves, which ranking.worded_ceiling must not lower: one of the page's passages holds
+        every word of the question outside its name (each by the terms the text side ``asked``),
+        and the passage by which the meaning side put its first note first (``meaning_best``)
+        holds none of them — that note is near the question only by the name, so the meaning side
+        has not told which note answers. Was (s43 review): "who is Priya's partner" ranked a day
+        whose fact "Priya and I reviewed the onboarding flow" is near by "Priya" alone above
+        `Priya.md` saying "Her partner is Ben". A first by meaning holding another word asked
+        keeps the ceiling: "how do I deploy Harbor to production" still answers with the procedure
+        "How Maya deploys Harbor", not the project page that also says "deploy" and "production"
+        (benchmarks/PASSAGES.md §55)."""
+        if meaning_best is None or meaning_best.label in worded:
+            return set()
+        answering: set[int] = set()
+        for label, topics in worded.items():
+            others = _words_outside(topics, words, asked)
+            if not others or self._passage_holds_any(meaning_best.passage, [term for terms in others for term in terms]):
+                continue
+            every = " AND ".join(f"({' OR '.join(terms)})" for terms in others)
+            if self.store.passages.fts_holding(f"{NOT_TURNS_BEFORE}({every})", self.store.passages.labels_of([label])):
+                answering.add(label)
+        return answering
+
+    def _passage_holds_any(self, passage: int, terms: Sequence[str]) -> bool:
+        """Whether passage ``passage`` holds one of the full-text ``terms`` in what its vector is made
+        of: its row (its note's names and properties too); for a fact piece, which has no row, its
+        own lines of its note's whole passage, or its note's title (passages.piece_text)."""
+        either = " OR ".join(terms)
+        row = self.store.passages.by_labels([passage]).get(passage)
+        if row is None or not row.piece:
+            return bool(self.store.passages.fts_holding(f"{NOT_TURNS_BEFORE}({either})", [passage]))
+        whole = self.store.passages.of_notes([row.note_label]).get(row.note_label, [])
+        if not whole:
+            return False
+        first = whole[0]
+        if self.store.passages.fts_holding(f"{{title}} : ({either})", [first.label]):
+            return True
+        own = range(row.start_line - first.start_line, row.end_line - first.start_line + 1)
+        return any(line in own for line in self.store.passages.body_lines_holding(either, first.label))
 
     def _named_by_id(self, wanted: str, eligibility: Eligibility) -> list[int]:
         """The notes whose id the query is as written (``id: 202403141205``, a memory's id), else,
@@ -1766,6 +1812,15 @@ def owners_by_label(labels: np.ndarray, owners: np.ndarray, found: np.ndarray) -
 def _phrase_of(topic: str) -> str:
     """A topic key as one FTS5 phrase of its words (``kasiski-test`` → ``"kasiski test"``)."""
     return '"' + " ".join(_WORD.findall(topic)).replace('"', "") + '"'
+
+
+def _words_outside(topics: Sequence[str], words: Sequence[QueryWord], asked: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The full-text terms of each of the query's ``words`` (``asked``: as the text side asked for
+    it) that is neither a stop word nor a word of the note names ``topics`` ("who is Priya's
+    partner" outside ``priya``: ``partner``)."""
+    named = {word for topic in topics for word in topic.split()}
+    return [terms for word, terms in zip(words, asked, strict=True)
+            if terms and not word.common and (key := topic_key(word.shown)) and not set(key.split()) <= named]
 
 
 def _run_in(words: Sequence[str], asked: Sequence[str]) -> bool:

@@ -344,24 +344,36 @@ def _word(raw: str) -> _Word:
     folded = raw.casefold().replace("\u2019", "'")
     base = folded[:-2] if folded.endswith("'s") else folded
     form = base[:-1] if len(base) > 3 and base.endswith("s") and not base.endswith("ss") and not base[-2].isdigit() else base
-    if folded.endswith("n't") or folded == "cannot":
-        # "isn't" is "is not" (its verb a filler): compared as written, "She isn't vegetarian."
-        # superseded by "She is not vegetarian." was listed as unsaid, as was every contraction
-        # an agent wrote out or drew together (s42 review).
-        form = "not"
     return _Word(form, folded in _FILLER_WORDS or base in _FILLER_WORDS, folded in _TURNING_WORDS,
                  raw[0].isdigit() or raw[0] == "-" or raw[0].isupper())
 
 
-def _rewording_words(text: str, seen: dict[str, _Word]) -> list[_Word]:
+# A contracted negation's verb where it is not the word less its n't.
+_CONTRACTED_VERBS = {"won't": "will", "can't": "can", "cannot": "can", "shan't": "shall", "ain't": "is"}
+
+
+def _words(raw: str) -> tuple[_Word, ...]:
+    """One written word as :class:`_Rewordings` compares it: a contracted negation as its verb and
+    "not" ("isn't" is "is not", "mustn't" "must not"). Compared as written, "She isn't vegetarian."
+    superseded by "She is not vegetarian." was listed as unsaid (s42 review); read as "not" alone,
+    the verb was lost ("Ben mustn't smoke." said by "Ben needn't smoke.") and a contraction missing
+    from :data:`_TURNING_WORDS` ("couldn't") was no negation at all (s43 review)."""
+    folded = raw.casefold().replace("\u2019", "'")
+    if not (folded.endswith("n't") or folded == "cannot"):
+        return (_word(raw),)
+    verb = _CONTRACTED_VERBS.get(folded, folded[:-3])
+    return (_word(raw[0] + verb[1:] if verb else raw), _Word("not", False, True, False))
+
+
+def _rewording_words(text: str, seen: dict[str, tuple[_Word, ...]]) -> list[_Word]:
     """The words of ``text``, each read once per comparison (``seen``: a log of 32,000 lines
     repeats a few hundred words)."""
-    found = []
+    found: list[_Word] = []
     for raw in _REWORDING_WORD.findall(text.replace("\u2212", "-")):
-        word = seen.get(raw)
-        if word is None:
-            word = seen[raw] = _word(raw)
-        found.append(word)
+        words = seen.get(raw)
+        if words is None:
+            words = seen[raw] = _words(raw)
+        found.extend(words)
     return found
 
 
@@ -384,7 +396,7 @@ class _Rewordings:
         self.texts = sentences
         self.sentences: list[list[_Word]] = []
         self.holding: dict[str, list[int]] = {}
-        self.seen: dict[str, _Word] = {}
+        self.seen: dict[str, tuple[_Word, ...]] = {}
 
     def _read(self) -> None:
         self.sentences = [_rewording_words(sentence, self.seen) for sentence in self.texts]

@@ -524,6 +524,18 @@ class PassageStore:
         query = "SELECT rowid FROM passages_fts WHERE passages_fts MATCH ? AND rowid BETWEEN ? AND ?"
         return {row[0] for row in self.db.execute(query, [match, min(wanted), max(wanted)]) if row[0] in wanted}
 
+    def body_lines_holding(self, terms: str, label: int) -> set[int]:
+        """The lines (0-based, counted from the passage's first) of passage ``label``'s text that
+        hold one of ``terms`` (full-text terms joined by OR), as FTS5 tokenises and stems them
+        (its highlight() of the body column). For a fact piece (passages.fact_pieces), which has no
+        row of its own: the lines of its note's whole passage that are the piece's."""
+        query = ("SELECT highlight(passages_fts, ?, char(1), char(2)) FROM passages_fts "
+                 "WHERE passages_fts MATCH ? AND rowid = ?")
+        rows = self.db.execute(query, [FTS_COLUMNS.index("body"), f"{{body}} : ({terms})", int(label)]).fetchall()
+        if not rows:
+            return set()
+        return {number for number, line in enumerate(str(rows[0][0]).split("\n")) if "\x01" in line}
+
 
 RUN_GAP = 64  # labels apart that one range still spans: a few stray rows cost less than another query
 RUN_ALONE = 16  # a run spanning fewer labels than this is asked among the scattered ones, by value
