@@ -151,6 +151,9 @@ ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewe
 # when fewer than ANY_TERM_BELOW notes hold every word, the all-words pass requires only the others
 # (Searcher._relaxed_match; a manual's "obsidian", "vault", "file": benchmarks/PASSAGES.md §54 idea 7, §57).
 COMMON_TERM_SHARE = 0.3
+# The full-text columns a page says its words in: not ``props``, where a key every note carries (a turn's
+# ``role:``, a journal's ``date:``) would make the word common without any page saying it (§57).
+SAID_COLUMNS = "{name title aliases headings tags body}"
 FIRST_NAME_ROWS = 200  # names starting with a first name looked at; more and the first name names no one note
 MAX_ID_QUERY_CHARS = 200  # a longer query is no note's id: its lookup is skipped
 # The calibration of words no note holds was fitted on vaults of 39 notes and more (the sample
@@ -1635,7 +1638,8 @@ class Searcher:
     def _relaxed_match(self, terms: Sequence[str]) -> str | None:
         """The all-words match without the vault's common terms required: ``rare₁ AND rare₂ … AND
         (common₁ OR common₂ … OR rare₁)`` — a term is common when at least COMMON_TERM_SHARE of the
-        full-text rows hold it; None when no term is common, or every one is (nothing to relax).
+        full-text rows say it (SAID_COLUMNS: a property key every note carries is no word its pages
+        say); None when no term is common, or every one is (nothing to relax).
 
         In a manual a word most pages say ("Obsidian", "vault", "note" in Obsidian's help;
         "file", "command" in a shell manual) decided which notes "hold every word": the page
@@ -1650,7 +1654,8 @@ class Searcher:
             return None
         rows = self.text_rows()
         at_least = max(1, math.ceil(rows * COMMON_TERM_SHARE))
-        common = [term for term in terms if self.store.passages.count_matching_at_most(term, at_least) >= at_least]
+        common = [term for term in terms
+                  if self.store.passages.count_matching_at_most(f"{SAID_COLUMNS} : ({term})", at_least) >= at_least]
         rare = [term for term in terms if term not in common]
         if not common or not rare:
             return None
