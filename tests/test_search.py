@@ -1673,6 +1673,23 @@ def test_a_word_most_of_a_manuals_rows_say_is_not_required_of_the_note_that_hold
     assert "Sync on another device.md" in side, side  # the note holding every word is still proposed
 
 
+def test_a_property_key_every_note_carries_does_not_make_its_word_one_of_the_vaults_common_words(
+        vault_dir: Path) -> None:
+    """Was (the conversations in the `role` layout, benchmarks/PASSAGES.md §57): every turn carries a
+    `role:` property, so "role" was held by every full-text row and stopped being required of "What
+    role does Grace have at Joy's wedding?" — the relaxed pass asks the first rare word twice, and
+    the answer fell from 1st to 2nd. A word is common when the pages *say* it, not when a key holds it."""
+    turns = {f"chat/t{number:02}.md": f"---\nrole: {'Grace' if number % 2 else 'Marcus'}\n---\n"
+                                      f"We talked about tomatoes and basil, day {number}.\n" for number in range(20)}
+    said = {f"pages/p{number:02}.md": f"The role of tomatoes and basil in the garden, page {number}.\n" for number in range(20)}
+    with indexed(vault_dir / "turns", turns) as vault:
+        by_key = vault.derived.searcher()._relaxed_match(['"role"', '"grace"', '"wedding"'])
+    with indexed(vault_dir / "pages", said) as vault:
+        by_pages = vault.derived.searcher()._relaxed_match(['"role"', '"grace"', '"wedding"'])
+    assert by_key is None  # "role" stays required: no page says it
+    assert by_pages == '"grace" AND "wedding" AND ("role" OR "grace")'  # said on every page: common
+
+
 def test_a_language_named_by_a_letter_and_a_sign_is_its_own_word_on_the_keyword_side(tmp_path: Path) -> None:
     # Trial (s29-tr5, an engineer's study vault): "C++" asked the keyword side for "c", so a note
     # on C structs (`char c;`) and one on Python (`c = Counter()`) ranked above "Differences
