@@ -1652,6 +1652,44 @@ def test_a_note_holding_only_some_of_the_words_never_outscores_on_the_text_side_
     assert side[1][1] <= side[0][1], side  # its rank and its score say the same
 
 
+def test_a_word_most_of_a_manuals_rows_say_is_not_required_of_the_note_that_holds_every_other_word(
+        vault_dir: Path) -> None:
+    """Was (Obsidian's help, benchmarks/PASSAGES.md §54 idea 7): "where does Obsidian keep its
+    settings for a vault" ranked `How Obsidian stores data` 4th on the keyword side: its answering
+    passage never says "vault", a word most of the manual's pages say, so a page saying all of them
+    in passing held "every word" and the answer was capped below it. A word held by at least
+    COMMON_TERM_SHARE of the full-text rows is no longer required when few notes hold every word."""
+    files = {"Where settings live.md": "Settings: we keep settings in one folder. To keep settings safe, "
+                                       "copy the settings folder; keep settings out of sync when you like.\n",
+             "Sync on another device.md": "Turn sync on in the Widget menu, sign in and pick the remote widget to "
+                                          "follow. The widget downloads files first, then plugins, themes and "
+                                          "appearance, and it can keep settings in step later on once the first "
+                                          "download is finished and the other widget says it is ready.\n",
+             **{f"pages/p{number}.md": f"Widget page {number}: the widget draws charts of tomatoes and basil.\n"
+                for number in range(20)}}
+    with indexed(vault_dir, files) as vault:
+        side = keyword_side(vault, "where does widget keep its settings")
+    assert side[0] == "Where settings live.md", side
+    assert "Sync on another device.md" in side, side  # the note holding every word is still proposed
+
+
+def test_a_property_key_every_note_carries_does_not_make_its_word_one_of_the_vaults_common_words(
+        vault_dir: Path) -> None:
+    """Was (the conversations in the `role` layout, benchmarks/PASSAGES.md §61): every turn carries a
+    `role:` property, so "role" was held by every full-text row and stopped being required of "What
+    role does Grace have at Joy's wedding?" — the relaxed pass asks the first rare word twice, and
+    the answer fell from 1st to 2nd. A word is common when the pages *say* it, not when a key holds it."""
+    turns = {f"chat/t{number:02}.md": f"---\nrole: {'Grace' if number % 2 else 'Marcus'}\n---\n"
+                                      f"We talked about tomatoes and basil, day {number}.\n" for number in range(20)}
+    said = {f"pages/p{number:02}.md": f"The role of tomatoes and basil in the garden, page {number}.\n" for number in range(20)}
+    with indexed(vault_dir / "turns", turns) as vault:
+        by_key = vault.derived.searcher()._relaxed_match(['"role"', '"grace"', '"wedding"'])
+    with indexed(vault_dir / "pages", said) as vault:
+        by_pages = vault.derived.searcher()._relaxed_match(['"role"', '"grace"', '"wedding"'])
+    assert by_key is None  # "role" stays required: no page says it
+    assert by_pages == '"grace" AND "wedding" AND ("role" OR "grace")'  # said on every page: common
+
+
 def test_a_language_named_by_a_letter_and_a_sign_is_its_own_word_on_the_keyword_side(tmp_path: Path) -> None:
     # Trial (s29-tr5, an engineer's study vault): "C++" asked the keyword side for "c", so a note
     # on C structs (`char c;`) and one on Python (`c = Counter()`) ranked above "Differences

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import os
 import re
 import stat as stat_module
@@ -146,6 +147,13 @@ if TYPE_CHECKING:
 SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 100  # notes per side, before fusion
 ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewer than this hold them all (any k)
+# A query term held by at least this share of the full-text rows is one of the vault's common words:
+# when fewer than ANY_TERM_BELOW notes hold every word, the all-words pass requires only the others
+# (Searcher._relaxed_match; a manual's "obsidian", "vault", "file": benchmarks/PASSAGES.md §54 idea 7, §61).
+COMMON_TERM_SHARE = 0.3
+# The full-text columns a page says its words in: not ``props``, where a key every note carries (a turn's
+# ``role:``, a journal's ``date:``) would make the word common without any page saying it (§61).
+SAID_COLUMNS = "{name title aliases headings tags body}"
 FIRST_NAME_ROWS = 200  # names starting with a first name looked at; more and the first name names no one note
 MAX_ID_QUERY_CHARS = 200  # a longer query is no note's id: its lookup is skipped
 # The calibration of words no note holds was fitted on vaults of 39 notes and more (the sample
@@ -1615,7 +1623,8 @@ class Searcher:
     def _text_side(self, words: Sequence[QueryWord], pool: int,
                    eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
         """BM25 candidates for the query's ``words`` (query_words): notes with a passage holding
-        every term first, then (if fewer than ANY_TERM_BELOW) any; and the words no note of the
+        every term first (when fewer than ANY_TERM_BELOW do, every term but the vault's common ones:
+        _relaxed_match), then (if still fewer) any; and the words no note of the
         vault holds (a run of Chinese is held when a note holds any pair of it: a question's
         pairs that straddle two of its words are held by nobody).
 
@@ -1664,11 +1673,39 @@ class Searcher:
                 if not unheld:
                     ranking = self._fts(" AND ".join(terms), pool, eligibility)
         every_word = bool(ranking)  # a note holds every word asked for (or a form of it): before the any-word pass
+        if every_word and len(ranking) < ANY_TERM_BELOW and (relaxed := self._relaxed_match(terms)) is not None:
+            ranking = self._fts(relaxed, pool, eligibility)
         if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
             extra = [hit for hit in self._fts(" OR ".join(terms), pool, eligibility) if hit.label not in seen]
             ranking += _below(ranking, extra[: pool - len(ranking)])
         return ranking, unheld, by_prefix, by_stems, every_word
+
+    def _relaxed_match(self, terms: Sequence[str]) -> str | None:
+        """The all-words match without the vault's common terms required: ``rare₁ AND rare₂ … AND
+        (common₁ OR common₂ … OR rare₁)`` — a term is common when at least COMMON_TERM_SHARE of the
+        full-text rows say it (SAID_COLUMNS: a property key every note carries is no word its pages
+        say); None when no term is common, or every one is (nothing to relax).
+
+        In a manual a word most pages say ("Obsidian", "vault", "note" in Obsidian's help;
+        "file", "command" in a shell manual) decided which notes "hold every word": the page
+        answering "where does Obsidian keep its settings for a vault" (`How Obsidian stores
+        data`) never says "vault" in the passage that answers, and the strict pass ranked it 4th
+        under a page that says all of them. The common terms stay in the match, so BM25 still
+        counts them where a passage holds them (an OR's phrase that does not match adds
+        nothing). Asked only when fewer than ANY_TERM_BELOW notes hold every word, the case the
+        any-word pass already pays for: one row count a term, up to the share (a common word is
+        not counted through). benchmarks/PASSAGES.md §54 idea 7, §61."""
+        if len(terms) < 2:
+            return None
+        rows = self.text_rows()
+        at_least = max(1, math.ceil(rows * COMMON_TERM_SHARE))
+        common = [term for term in terms
+                  if self.store.passages.count_matching_at_most(f"{SAID_COLUMNS} : ({term})", at_least) >= at_least]
+        rare = [term for term in terms if term not in common]
+        if not common or not rare:
+            return None
+        return " AND ".join([*rare, f"({' OR '.join([*common, rare[0]])})"])
 
     def _form_held(self, word: QueryWord, alive: Eligibility) -> str | None:
         """The term a note holds of a word no note holds as written: its stems (a note of the
