@@ -477,3 +477,24 @@ def test_slug_named_turns_windows_made_without_stored_heads_are_the_same(tmp_pat
             opened.store.turn_heads.clear()
     with Vault(root) as old:
         assert _windows(old) == expected and old.derived.searcher().heads_embedded == len(LINES)
+
+
+def test_a_turn_named_by_a_slug_that_lost_or_dropped_an_accent_has_no_title(tmp_path: Path) -> None:
+    # Was: "Tomás has a part in the spring musical" named `tom-s-has-a-part.md` (a slug of ASCII
+    # letters, the á a break between words: the conversations-slugs set's one such turn) or
+    # `tomas-has-a-part.md` (the accent dropped) kept its slug as its title and name, its first
+    # words searched and embedded twice; `tomás-has-a-part.md` was already read as a slug.
+    text = "Tomás has a part in the spring musical."
+    files = {f"ana-ben/{name}.md": f"---\nspeaker: Ana\nsession: 1\nturn: {number}\n---\n{text}\n"
+             for number, name in enumerate(("tom-s-has-a-part", "tomas-has-a-part", "tomás-has-a-part"), start=1)}
+    files["ana-ben/tomas-was-a-part.md"] = f"---\nspeaker: Ben\nsession: 1\nturn: 4\n---\n{text}\n"  # not its text's words
+    root = write_vault(tmp_path / "vault", files)
+    with Vault(root) as opened:
+        opened.index()
+        rows = dict(opened.store.db.execute(
+            "SELECT notes.path, passages_fts.title || '|' || passages_fts.name FROM passages JOIN notes ON notes.label = passages.note_label "
+            "JOIN passages_fts ON passages_fts.rowid = passages.label WHERE passages.number = 0").fetchall())
+    assert rows["ana-ben/tom-s-has-a-part.md"] == "|ana-ben"
+    assert rows["ana-ben/tomas-has-a-part.md"] == "|ana-ben"
+    assert rows["ana-ben/tomás-has-a-part.md"] == "|ana-ben"
+    assert rows["ana-ben/tomas-was-a-part.md"].startswith("tomas-was-a-part|")

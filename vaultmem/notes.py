@@ -398,7 +398,9 @@ from .spelled_days import value_date
 #     or in its date written without colons or as an hour (`20230508T235900`, `at 11pm`) is the message's own,
 #     no session: each such message had been a session of one (turns._without_clock, turns._day_said). Nothing
 #     is embedded again.
-READER_VERSION = "138"
+# 139: a turn named by a slug that dropped an accent or broke a word at it (`tomas-has-a-part`, `tom-s-has-a-part`
+#     for "Tomás has a part…") is read as slug-named too (turns.named_by_its_text): no title, its vectors anew.
+READER_VERSION = "139"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
