@@ -477,3 +477,50 @@ def test_slug_named_turns_windows_made_without_stored_heads_are_the_same(tmp_pat
             opened.store.turn_heads.clear()
     with Vault(root) as old:
         assert _windows(old) == expected and old.derived.searcher().heads_embedded == len(LINES)
+
+
+def test_a_turn_named_by_a_slug_that_lost_or_dropped_an_accent_has_no_title(tmp_path: Path) -> None:
+    # Was: "Tomás has a part in the spring musical" named `tom-s-has-a-part.md` (a slug of ASCII
+    # letters, the á a break between words: the conversations-slugs set's one such turn) or
+    # `tomas-has-a-part.md` (the accent dropped) kept its slug as its title and name, its first
+    # words searched and embedded twice; `tomás-has-a-part.md` was already read as a slug.
+    text = "Tomás has a part in the spring musical."
+    files = {f"ana-ben/{name}.md": f"---\nspeaker: Ana\nsession: 1\nturn: {number}\n---\n{text}\n"
+             for number, name in enumerate(("tom-s-has-a-part", "tomas-has-a-part", "tomás-has-a-part"), start=1)}
+    files["ana-ben/tomas-was-a-part.md"] = f"---\nspeaker: Ben\nsession: 1\nturn: 4\n---\n{text}\n"  # not its text's words
+    root = write_vault(tmp_path / "vault", files)
+    with Vault(root) as opened:
+        opened.index()
+        rows = dict(opened.store.db.execute(
+            "SELECT notes.path, passages_fts.title || '|' || passages_fts.name FROM passages JOIN notes ON notes.label = passages.note_label "
+            "JOIN passages_fts ON passages_fts.rowid = passages.label WHERE passages.number = 0").fetchall())
+    assert rows["ana-ben/tom-s-has-a-part.md"] == "|ana-ben"
+    assert rows["ana-ben/tomas-has-a-part.md"] == "|ana-ben"
+    assert rows["ana-ben/tomás-has-a-part.md"] == "|ana-ben"
+    assert rows["ana-ben/tomas-was-a-part.md"].startswith("tomas-was-a-part|")
+
+
+def test_a_turn_in_a_conversations_folder_is_searched_as_one_whose_property_names_it(tmp_path: Path) -> None:
+    # Was: a conversation exported one folder a conversation with no `conversation:` property (the
+    # slugs and role layouts: `ana-ben/okay-its-official.md`, `ana-ben/D1_4.md`) embedded its
+    # turns without the conversation's name, which a `conversation: ana-ben` export's turns hold:
+    # asked about Ben, fewer of that conversation's turns came up (PASSAGES.md §62, s43 slugs).
+    # Now its folder's name is its conversation, as a property naming it would be; a property
+    # naming another keeps its own, and a note that is no turn gets none.
+    named = {f"ana-ben/D1_{number}.md": _turn(speaker, text) for number, (speaker, text) in enumerate(LINES, start=1)}
+    foldered = {path: note.replace("conversation: ana-ben\n", "") for path, note in named.items()}
+    foldered["ana-ben/D2_1.md"] = "---\nspeaker: Ana\nconversation: ana-cleo\nsession: 2\n---\nHello Cleo.\n"
+    foldered["ana-ben/Trip plans.md"] = "Mexico City, next month.\n"
+    first = write_vault(tmp_path / "named", named)
+    second = write_vault(tmp_path / "foldered", foldered)
+    with Vault(first) as by_property, Vault(second) as by_folder:
+        by_property.index()
+        by_folder.index()
+        props = by_folder.store.passages.properties_of([_label(by_folder, path) for path in ("ana-ben/D1_4.md", "ana-ben/D2_1.md")])
+        assert props[_label(by_folder, "ana-ben/D1_4.md")] == "speaker: Ben\nconversation: ana-ben"
+        assert props[_label(by_folder, "ana-ben/D2_1.md")] == "speaker: Ana\nconversation: ana-cleo"
+        assert _label(by_folder, "ana-ben/Trip plans.md") not in by_folder.store.passages.properties_of([_label(by_folder, "ana-ben/Trip plans.md")])
+        for question in (QUESTION, "what did Ben say about the wedding", "Ana's sister"):
+            turns = [path for path in _vector_side(by_folder, question) if "/D1_" in path]
+            assert turns == [path for path in _vector_side(by_property, question) if "/D1_" in path][:len(turns)]
+            assert len(turns) >= 8

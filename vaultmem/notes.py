@@ -410,7 +410,11 @@ from .spelled_days import value_date
 # 140: a date (a date property, created, expires_at) typed with letters that look like digits
 #     (`2026-12-O2`) gets the day it means as its fix, not a fixed example day (look_alikes.py); the
 #     problems stored with each note change. Nothing is embedded again.
-READER_VERSION = "140"
+# 141: a turn named by a slug that dropped an accent or broke a word at it (`tomas-has-a-part`, `tom-s-has-a-part`
+#     for "Tomás has a part…") is read as slug-named too (turns.named_by_its_text): no title, its vectors anew; a
+#     turn whose properties name no conversation is searched and embedded with its folder's name as its
+#     `conversation` (turns.conversation_by_folder): every such turn is embedded again.
+READER_VERSION = "141"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

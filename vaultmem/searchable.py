@@ -31,7 +31,7 @@ from .math_words import math_as_words
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, piece_text, split_passages
 from .terminal_codes import without_terminal_codes
-from .turns import is_turn, named_by_its_text
+from .turns import conversation_by_folder, is_turn, named_by_its_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -93,6 +93,10 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
         # A message named by a slug of its first words (turns.named_by_its_text): no title, and
         # only its folder as its name — the words are its text's, searched and embedded there.
         fields = replace(fields, title="", name=note.path.rpartition("/")[0])
+    if is_turn(fields.props_text, note.meta) and (folder := conversation_by_folder(note.path, note.meta)):
+        # A turn whose properties name no conversation is of its folder's (turns.conversation_by_folder):
+        # embedded and searched with that name, as a turn whose `conversation:` names it is.
+        fields = replace(fields, props=(*fields.props, ("conversation", folder)))
     math = math_as_words(without_html_tags(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries))))
     body = math.text
     # A day's note is cut into its facts too (passages.fact_pieces), and so is a memory of facts

@@ -72,6 +72,8 @@ _SLUG = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 _SLUG_WORD = re.compile(r"[^\W_]+")
 _WIKILINK = re.compile(r"\[\[[^\[\]]+\]\]")
 
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+
 
 def is_turn(props_text: str, meta: Mapping[str, object] | None = None) -> bool:
     """Do these properties (``key: value`` lines, fields.SearchFields.props_text; ``meta``, the
@@ -116,14 +118,33 @@ def named_by_its_text(title: str, text: str) -> bool:
     name taken)? A chat exporter names a message so: the name says nothing its text does not, and
     searched as the note's title and name (the columns that weigh most) and embedded before its
     text it counted a turn's first words two and three times (PASSAGES.md §38, §50: the slugs
-    layout). Two words at least: a one-word name (``hello``) is as often a real title."""
+    layout). Two words at least: a one-word name (``hello``) is as often a real title. A letter
+    an exporter cannot write in a slug is read as it may have: kept (``tomás``), without its
+    accent (``tomas``) or as a break between words (``tom-s``, a slug of ASCII letters only)."""
     words = _SLUG_WORD.findall(title.casefold())
     if len(words) < 2 or title != title.casefold() or not _SLUG.fullmatch(title):
         return False
-    said = _SLUG_WORD.findall(text.casefold().replace("'", "").replace("\u2019", ""))
-    if words == said[:len(words)]:
-        return True
-    return len(words) > 2 and words[-1].isdecimal() and words[:-1] == said[:len(words) - 1]
+    said = text.casefold().replace("'", "").replace("\u2019", "")
+    unaccented = "".join(c for c in unicodedata.normalize("NFKD", said) if not unicodedata.combining(c))
+    for reading in (_SLUG_WORD.findall(said), _SLUG_WORD.findall(unaccented), _ASCII_WORD.findall(said)):
+        if words == reading[:len(words)]:
+            return True
+        if len(words) > 2 and words[-1].isdecimal() and words[:-1] == reading[:len(words) - 1]:
+            return True
+    return False
+
+
+def conversation_by_folder(path: str, meta: Mapping[str, object]) -> str | None:
+    """The conversation a turn (:func:`is_turn`) at ``path`` is of when its properties name none
+    (:data:`CONVERSATION_KEYS`): its folder's name — an export that writes one folder per
+    conversation (``ana-ben/okay-its-official.md``, ``ana-ben/D3_12.md``) says it there alone, as
+    :func:`order_key` reads it. Its vectors and full-text rows hold it as a ``conversation``
+    property would: in the slugs and role layouts (no such property) a question naming one of
+    the two people found fewer of their turns than with it (PASSAGES.md §62, s43 slugs). None
+    when a property names it, or the turn is at the vault's top."""
+    if _property(meta, CONVERSATION_KEYS) is not None:
+        return None
+    return path.rpartition("/")[0].rpartition("/")[2] or None
 
 
 def says_its_place(meta: Mapping[str, object]) -> bool:
