@@ -1059,3 +1059,22 @@ def test_cli_remember_prints_the_day_its_text_names_after_the_expiry_and_how_to_
             "--ttl/--expires-at") in result.stdout
     as_json = run_json(vault_dir, "remember", "Boiler service on 2099-02-01.", "--layer", "L1")
     assert as_json["expires_before"] == "2099-02-01"
+
+
+def test_remember_says_when_a_day_its_text_names_in_words_comes_after_the_memory_expires(vault_dir: Path) -> None:
+    """Was (review43b, s43): only a day with its year was read, so "Dentist next Friday at 14:00"
+    kept as L2 on Friday the 4th left recall on the morning of the 11th without a word. Words that
+    name a day to come (tomorrow, next Friday, in two weeks) are read against the day it is written."""
+    friday = "2026-12-04T12:00:00+00:00"
+    with Vault(vault_dir) as vault:
+        moved = vault.remember("Dentist appointment next Friday at 14:00.", layer="L2", now=friday)
+        assert moved.expires_at == "2026-12-11T12:00:00+00:00"
+        assert moved.expires_before == "2026-12-11"
+        later = vault.remember("The boiler engineer comes back in two weeks.", layer="L2", now=friday)
+        assert later.expires_before == "2026-12-18"
+        soon = vault.remember("Tyre change tomorrow morning.", layer="L2", now=friday)
+        assert soon.expires_before is None  # it lives to see Saturday over
+        kept = vault.remember("Yoga moves to next Friday from now on.", layer="L3", now=friday)
+        assert kept.expires_before is None
+        revised = vault.revise(soon.id, text="Tyre change moved to next Friday.", now=friday)
+        assert revised.expires_before == "2026-12-11"
