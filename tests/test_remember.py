@@ -1078,3 +1078,15 @@ def test_remember_says_when_a_day_its_text_names_in_words_comes_after_the_memory
         assert kept.expires_before is None
         revised = vault.revise(soon.id, text="Tyre change moved to next Friday.", now=friday)
         assert revised.expires_before == "2026-12-11"
+
+
+def test_cli_remember_names_the_vaults_own_merge_threshold_as_consolidate_prints_it(vault_dir: Path) -> None:
+    """Was (review43b, s43): with ``[consolidate] threshold = 0.877`` in .vaultmem.toml the advice said
+    "at this vault's 0.88", a threshold the vault does not have (consolidate says "cosine >= 0.877")."""
+    (vault_dir / ".vaultmem.toml").write_text("[consolidate]\nthreshold = 0.877\n", encoding="utf-8")
+    assert run_cli(vault_dir, "remember", "User prefers window seats on flights.", "--layer", "L4").exit_code == 0
+    again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
+    assert again.exit_code == 0, again.output
+    assert ("merge them with `consolidate --threshold 0.87` (at this vault's 0.877, consolidate keeps them apart)"
+            in again.stdout), again.stdout
+    assert "near-duplicates at cosine >= 0.877 " in run_cli(vault_dir, "consolidate").stdout
