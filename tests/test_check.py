@@ -907,3 +907,15 @@ def test_check_names_the_day_a_created_or_expires_at_typed_with_look_alike_lette
     assert fixes["created"] == "write it as 2026-12-02 (it has the letter O where a digit goes)"
     assert fixes["expires_at"] == ("write it as 2027-01-05 (it has the letter l where a digit goes); until then the note "
                                    "never expires and search flags it")
+
+
+def test_check_offers_no_day_for_a_date_property_that_is_a_word_of_look_alike_letters(vault_dir: Path) -> None:
+    """Was (review43b, s43): ``date: lool`` (a word, no digit in it) was told to be written as 1001,
+    its letters read as digits; a date with a slip among its digits (``2O26``) still gets its day."""
+    (vault_dir / "word.md").write_text("---\ndate: lool\n---\nx\n", encoding="utf-8")
+    (vault_dir / "slip.md").write_text("---\ndate: 2O26-l2-05\n---\nx\n", encoding="utf-8")
+    fixes = {problem["path"]: problem["fix"] for problem in run_json(vault_dir, "check")["problems"]
+             if problem["field"] == "date"}
+    assert "1001" not in fixes["word.md"], fixes["word.md"]
+    assert fixes["word.md"].startswith("write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]"), fixes["word.md"]
+    assert fixes["slip.md"].startswith("write it as 2026-12-05 (it has the letters O and l where digits go)"), fixes["slip.md"]

@@ -8,6 +8,7 @@ a person edited, renamed, deleted and committed files between the calls.
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -108,5 +109,16 @@ def test_an_agent_remembering_an_appointment_past_the_layers_lifetime_is_told_th
             dated = await served.call("remember", text="Dentist appointment on 2099-03-11 at 14:00.", layer="L2",
                                       date="2099-03-11")
             assert dated["expires_before"] is None and dated["expires_at"] > "2099-03-12", dated
+
+    run(scenario)
+
+
+def test_an_agent_remembering_a_day_in_two_weeks_as_a_working_memory_is_told_that_day_over_stdio(vault_dir: Path, tmp_path: Path) -> None:
+    # review43b, s43: only a day with its year was read; "in two weeks" said nothing, and the L1
+    # memory left recall the next day. Read against today on this machine's calendar, as `date` is.
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "stdio.log") as served:
+            told = await served.call("remember", text="The plumber comes back in two weeks.", layer="L1")
+            assert told["expires_before"] == (date.today() + timedelta(days=14)).isoformat(), told
 
     run(scenario)

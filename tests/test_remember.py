@@ -1059,3 +1059,34 @@ def test_cli_remember_prints_the_day_its_text_names_after_the_expiry_and_how_to_
             "--ttl/--expires-at") in result.stdout
     as_json = run_json(vault_dir, "remember", "Boiler service on 2099-02-01.", "--layer", "L1")
     assert as_json["expires_before"] == "2099-02-01"
+
+
+def test_remember_says_when_a_day_its_text_names_in_words_comes_after_the_memory_expires(vault_dir: Path) -> None:
+    """Was (review43b, s43): only a day with its year was read, so "Dentist next Friday at 14:00"
+    kept as L2 on Friday the 4th left recall on the morning of the 11th without a word. Words that
+    name a day to come (tomorrow, next Friday, in two weeks) are read against the day it is written."""
+    friday = "2026-12-04T12:00:00+00:00"
+    with Vault(vault_dir) as vault:
+        moved = vault.remember("Dentist appointment next Friday at 14:00.", layer="L2", now=friday)
+        assert moved.expires_at == "2026-12-11T12:00:00+00:00"
+        assert moved.expires_before == "2026-12-11"
+        later = vault.remember("The boiler engineer comes back in two weeks.", layer="L2", now=friday)
+        assert later.expires_before == "2026-12-18"
+        soon = vault.remember("Tyre change tomorrow morning.", layer="L2", now=friday)
+        assert soon.expires_before is None  # it lives to see Saturday over
+        kept = vault.remember("Yoga moves to next Friday from now on.", layer="L3", now=friday)
+        assert kept.expires_before is None
+        revised = vault.revise(soon.id, text="Tyre change moved to next Friday.", now=friday)
+        assert revised.expires_before == "2026-12-11"
+
+
+def test_cli_remember_names_the_vaults_own_merge_threshold_as_consolidate_prints_it(vault_dir: Path) -> None:
+    """Was (review43b, s43): with ``[consolidate] threshold = 0.877`` in .vaultmem.toml the advice said
+    "at this vault's 0.88", a threshold the vault does not have (consolidate says "cosine >= 0.877")."""
+    (vault_dir / ".vaultmem.toml").write_text("[consolidate]\nthreshold = 0.877\n", encoding="utf-8")
+    assert run_cli(vault_dir, "remember", "User prefers window seats on flights.", "--layer", "L4").exit_code == 0
+    again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
+    assert again.exit_code == 0, again.output
+    assert ("merge them with `consolidate --threshold 0.87` (at this vault's 0.877, consolidate keeps them apart)"
+            in again.stdout), again.stdout
+    assert "near-duplicates at cosine >= 0.877 " in run_cli(vault_dir, "consolidate").stdout

@@ -899,3 +899,23 @@ def test_due_words_are_read_against_the_day_the_note_was_written_on_its_own_cloc
     assert sorted((task["text"], task["dates"]["due"]) for task in json.loads(printed.stdout)["tasks"]) == [
         ("call mum by Friday", "2026-12-04"), ("file the report by tomorrow", "2026-12-05"),
         ("send the deck by tomorrow", "2026-12-05"), ("send the memo by today", "2026-12-04")]
+
+
+def test_a_capitalised_time_of_day_after_a_weekday_keeps_the_due_day(tmp_path: Path) -> None:
+    """Was (review43b, s43): since a capitalised word after a day opens a name (``by Friday Night
+    Lights``), ``send the report by Monday Morning`` and ``file taxes due Friday Afternoon`` had
+    no due day at all. A time of the day is part of the deadline unless a capitalised word follows
+    it, as a show's name does."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "2026-12-02.md": "- [ ] send the report by Monday Morning\n- [ ] file taxes due Friday Afternoon\n"
+                         "- [ ] pay Sam by Thursday Noon, he asked twice\n"
+                         "- [ ] I fell asleep by Friday Night Lights again\n"})
+    printed = run_cli(root, "tasks", "--json", "--as-of", "2026-12-02T12:00:00+00:00")
+    assert printed.exit_code == 0, printed.stderr
+    assert {task["text"]: task["dates"].get("due") for task in json.loads(printed.stdout)["tasks"]} == {
+        "send the report by Monday Morning": "2026-12-07",
+        "file taxes due Friday Afternoon": "2026-12-04",
+        "pay Sam by Thursday Noon, he asked twice": "2026-12-03",
+        "I fell asleep by Friday Night Lights again": None,
+    }

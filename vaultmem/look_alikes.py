@@ -3,8 +3,9 @@
 check's fix for such a value used to be a fixed example ("write it as 2026-11-30"), a day that
 has nothing to do with the note, read as if vaultmem had guessed it (s43, an agent's week on a
 real vault). :func:`look_alike_fix` names the day the value means with its look-alike letters
-read as digits — only when the value is all digits, look-alikes and date marks, and the caller's
-reader (a date property's, ``created``'s, ``expires_at``'s) then reads it.
+read as digits — only when the value is all digits, look-alikes and date marks, has more digits
+than look-alikes, and the caller's reader (a date property's, ``created``'s, ``expires_at``'s)
+then reads it.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ def look_alike_fix(value: object, reads: Callable[[str], bool]) -> str | None:
     if not isinstance(value, str) or not _DATE_SHAPED.fullmatch(value.strip()):
         return None
     letters = sorted({letter for letter in value if letter in LOOK_ALIKE_DIGITS}, key=value.index)
+    slips = sum(letter in LOOK_ALIKE_DIGITS for letter in value)
     typed = value.strip().translate(_AS_DIGITS)
-    if not letters or not reads(typed):
+    # A typed date is digits with a few slips: a word of look-alikes (`lOlO`, `Olli`, `lool`) is no
+    # date, not the year 1010 or 1001 (was, review43b s43: `date: lool` was told to be written as 1001).
+    if not letters or slips >= sum(character.isdigit() for character in value) or not reads(typed):
         return None
     named = " and ".join(letters)
     where = f"the letter {named} where a digit goes" if len(letters) == 1 else f"the letters {named} where digits go"

@@ -414,7 +414,11 @@ from .spelled_days import value_date
 #     for "Tomás has a part…") is read as slug-named too (turns.named_by_its_text): no title, its vectors anew; a
 #     turn whose properties name no conversation is searched and embedded with its folder's name as its
 #     `conversation` (turns.conversation_by_folder): every such turn is embedded again.
-READER_VERSION = "141"
+# 142: a capitalised time of the day after a due word's weekday (`by Monday Morning`, `due Friday Afternoon`)
+#     keeps the due day unless a capitalised word follows it (`by Friday Night Lights`: plain_due._in_a_name);
+#     a date property, created or expires_at made of look-alike letters with no more digits than them (`lool`,
+#     `lOlO`) gets no day as its fix (look_alikes.py: was "write it as 1001"). Nothing is embedded again.
+READER_VERSION = "142"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

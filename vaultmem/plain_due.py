@@ -34,6 +34,9 @@ Anchor = Callable[[], date | Span | None]
 # After a day: an owner's 's (Monday's standards), or the next word (Friday Night Lights).
 _POSSESSIVE = re.compile(r"['\u2019]s(?!\w)")
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+)")
+# A time of the day a deadline names after its day, capitalised or not (``by Monday Morning``): a name
+# only when another capitalised word follows (``Friday Night Lights``).
+_TIMES_OF_DAY = frozenset({"morning", "afternoon", "evening", "night", "noon", "midday", "midnight", "lunch", "lunchtime"})
 _LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 # A day of a month in words without a year, then no more of a date: "5 Dec", "December 5th".
 _MONTH_DAY = re.compile(r"(?:[^\W\d_]+\.?[ \t]+[0-9]{1,2}(?:st|nd|rd|th)?|[0-9]{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?[^\W\d_]+\.?)"
@@ -44,14 +47,17 @@ def _in_a_name(after: str, title_cased: bool) -> bool:
     """Do the words after a day say it is owned or part of a name, no deadline: ``by Monday's
     standards``, ``by today's date``, ``by Friday Night Lights``, ``by Tuesday Lobsang Rampa``? A
     capitalised word after it that is no month's or weekday's name, nor all capitals (``Dec 4``,
-    ``EOD``, ``I``), opens a name, unless the task capitalises every word (``Finish Slides By Friday
-    For The Board``). Was (review42b, s43): each such task was due on that day."""
+    ``EOD``, ``I``), nor a time of the day no capitalised word follows (``by Monday Morning``),
+    opens a name, unless the task capitalises every word (``Finish Slides By Friday For The
+    Board``). Was (review42b, s43): each such task was due on that day."""
     if _POSSESSIVE.match(after):
         return True
     word = None if title_cased else _NEXT_WORD.match(after)
     if word is None or not word[1][0].isupper() or word[1].isupper():
         return False
     named = word[1].casefold()
+    if named in _TIMES_OF_DAY:  # was (review43b, s43): `send the report by Monday Morning` had no due day
+        return _in_a_name(after[word.end():], title_cased)
     return named not in _WEEKDAYS and named not in MONTHS and named.rstrip(".") not in MONTHS
 
 

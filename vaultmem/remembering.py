@@ -23,12 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
-from .dating import local_day_start
+from .dating import local_date, local_day_start, memory_day_word
 from .durable import remove_made_folders
 from .errors import NoteWritten, VaultmemError
 from .fields import case_fold, name_key
@@ -213,18 +213,48 @@ def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteR
     return [NoteRef(row.id, row.path) for row in rows if row.path != written.path]
 
 
-def expires_before(text: str, expires_at: str | None) -> str | None:
+# Words that name one day to come, read against the day a memory is written (dating.memory_day_word:
+# the reader of remember's `date`): "tomorrow", "the day after tomorrow", "next Friday".
+_WEEKDAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_DAY_TO_COME = re.compile(rf"(?<![\w-])(?:day after tomorrow|tomorrow|next (?:{_WEEKDAY_NAMES}))(?![\w-])", re.IGNORECASE)
+# "in two weeks", "in 3 days": that many days or weeks from the day it is written.
+_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+           "ten": 10}
+_DAYS_FROM_NOW = re.compile(r"(?<![\w-])in (a|one|two|three|four|five|six|seven|eight|nine|ten|[0-9]{1,3}) (day|week)s?(?![\w-])",
+                            re.IGNORECASE)
+
+
+def days_to_come(text: str, now: datetime, week_start: int = 0) -> list[date]:
+    """The days ``text`` names in words as days to come, on this machine's calendar at ``now``:
+    ``tomorrow``, ``the day after tomorrow``, ``next Friday``, ``in two weeks``, ``in 3 days``."""
+    found = []
+    for words in _DAY_TO_COME.finditer(text):
+        read = memory_day_word(words.group(), now, week_start)
+        if read is not None:
+            found.append(read[0])
+    today = local_date(now)
+    for count, unit in (said.groups() for said in _DAYS_FROM_NOW.finditer(text)):
+        many = _COUNTS.get(count.casefold()) or int(count)
+        found.append(today + timedelta(days=many * (7 if unit.casefold() == "week" else 1)))
+    return found
+
+
+def expires_before(text: str, expires_at: str | None, now: datetime | None = None, week_start: int = 0) -> str | None:
     """The latest day ``text`` says (spelled_days.days_said) that is not over when the memory
     expires, as an ISO day; None for a memory that never expires or outlives every day it names.
     A trial: "Dentist appointment moved to Friday 11 December 2026 at 14:00." kept as L2 on the
     4th expired at 03:57 on the 11th, gone from recall before the appointment without a word. Told
     the day, the writer passes it as ``date`` (the layer's lifetime counts from it) or a later
     expiry; nothing is decided for them (a day in the text may be a past one's anniversary). A day
-    ends at this machine's local midnight after it, as a memory's day starts there (adr/0003)."""
+    ends at this machine's local midnight after it, as a memory's day starts there (adr/0003).
+    ``now``: the day words such as ``next Friday`` and ``in two weeks`` are read against
+    (:func:`days_to_come`; was, review43b s43: unread, "Dentist next Friday" kept as L2 on a
+    Friday expired that morning without a word)."""
     if expires_at is None:
         return None
     expires = parse_timestamp(expires_at)
-    outlived = [day for day in days_said(text) if local_day_start(day + timedelta(days=1)) > expires]
+    named = days_said(text) + ([] if now is None else days_to_come(text, now, week_start))
+    outlived = [day for day in named if local_day_start(day + timedelta(days=1)) > expires]
     return max(outlived).isoformat() if outlived else None
 
 

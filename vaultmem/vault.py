@@ -484,7 +484,8 @@ class Vault:
         remembered = written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
                                         same_named(self.derived, written, now))
         if date is None:  # a memory the caller dated lives from that day: the day it names is theirs
-            remembered = replace(remembered, expires_before=expires_before(f"{remembered.title}\n{text}", remembered.expires_at))
+            remembered = replace(remembered, expires_before=expires_before(f"{remembered.title}\n{text}", remembered.expires_at,
+                                                                          resolve_now(now), self.paths.daily.week_start))
         return remembered if date_read is None else replace(remembered, date_read=date_read)
 
     def _memory_day(self, date: object, now: object) -> tuple[object, str | None]:
@@ -561,7 +562,8 @@ class Vault:
         # As remember: only the words written now. An expiry that does not parse (`expires_at: tomorrow`)
         # never comes (check says so), so no day outlives it.
         if day is None and written_text is not None and not answer.expired and not answer.expiry_invalid:
-            answer = replace(answer, expires_before=expires_before(written_text, answer.expires_at))
+            answer = replace(answer, expires_before=expires_before(written_text, answer.expires_at, resolve_now(now),
+                                                                  self.paths.daily.week_start))
         return answer
 
     @takes_text()

@@ -105,12 +105,13 @@ def similar_advice(other: SimilarNote, layer: str, merge_threshold: float) -> st
 
 def same_layer_advice(similarity: float, merge_threshold: float) -> str:
     """Similar notes are listed from 0.83, consolidate merges from 0.88: told to "run
-    `consolidate`" about a pair at 0.863, a user saw "no near-duplicates found"."""
+    `consolidate`" about a pair at 0.863, a user saw "no near-duplicates found". The vault's threshold
+    as consolidate prints it (was, review43b s43: a `threshold = 0.875` shown as "0.88")."""
     if similarity >= merge_threshold:
         return "if it already says this, `forget` one or run `consolidate` (it merges them)"
     merging = math.floor(round(similarity * 100, 6)) / 100  # two decimals, never above the pair's similarity
     return (f"if it already says this, `forget` one, or merge them with `consolidate --threshold {merging:.2f}` "
-            f"(at this vault's {merge_threshold:.2f}, consolidate keeps them apart)")
+            f"(at this vault's {merge_threshold:g}, consolidate keeps them apart)")
 
 
 @main.command()
