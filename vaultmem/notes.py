@@ -414,7 +414,9 @@ from .spelled_days import value_date
 #     for "Tomás has a part…") is read as slug-named too (turns.named_by_its_text): no title, its vectors anew; a
 #     turn whose properties name no conversation is searched and embedded with its folder's name as its
 #     `conversation` (turns.conversation_by_folder): every such turn is embedded again.
-READER_VERSION = "141"
+# 142: a folder of no letter (`2024`, `03`) names no conversation: a turn in `chats/ana-ben/2024/` is of
+#     `ana-ben`, one in `2024/` of none (turns.conversation_by_folder); such turns are embedded again.
+READER_VERSION = "142"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
