@@ -592,3 +592,31 @@ def test_a_turn_in_a_year_folder_of_a_conversation_is_of_the_conversation_not_of
     assert props[labels["2024/D1_3.md"]] == "speaker: Ana"
     assert props[labels["ana-ben/D1_4.md"]] == "speaker: Ana\nconversation: ana-ben"
     assert not found.valued & set(labels.values())  # "2024" names no property these turns carry
+
+
+def test_a_turn_moved_to_another_conversations_folder_is_read_as_of_that_conversation(tmp_path: Path) -> None:
+    # A guard (s43 review43a; passes on main too): a turn's conversation from its folder
+    # (turns.conversation_by_folder) is in its stored properties, full text and vectors, none of which
+    # its bytes say. Moved to another conversation's folder, the same bytes are re-derived by the
+    # reconcile's move, not kept from the old path: as a new index of the vault reads them.
+    turn = "---\nspeaker: Ben\nsession: 1\n---\nBarely, the neighbours had a party.\n"
+    root = write_vault(tmp_path / "vault", {"ana-ben/D1_1.md": "---\nspeaker: Ana\nsession: 1\n---\nDid you sleep?\n",
+                                            "ana-ben/D1_2.md": turn})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        before = vault.store.passage_vectors.for_labels(vault.store.passages.labels_of([vault.store.notes.by_path("ana-ben/D1_2.md").label]))
+        (root / "ana-cleo").mkdir()
+        (root / "ana-ben/D1_2.md").rename(root / "ana-cleo/D1_2.md")
+        report = vault.index()
+        label = vault.store.notes.by_path("ana-cleo/D1_2.md").label
+        moved = (vault.store.passages.properties_of([label])[label], vault.store.passage_vectors.for_labels(vault.store.passages.labels_of([label])))
+    assert report.moved == [("ana-ben/D1_2.md", "ana-cleo/D1_2.md")]
+    fresh_root = tmp_path / "fresh"
+    write_vault(fresh_root, {"ana-cleo/D1_2.md": turn})
+    with Vault(fresh_root, embedder=HashingEmbedder()) as fresh:
+        fresh.index()
+        label = fresh.store.notes.by_path("ana-cleo/D1_2.md").label
+        anew = (fresh.store.passages.properties_of([label])[label], fresh.store.passage_vectors.for_labels(fresh.store.passages.labels_of([label])))
+    assert moved[0] == anew[0] == "speaker: Ben\nconversation: ana-cleo"
+    assert [bytes(blob) for _, blob in moved[1]] == [bytes(blob) for _, blob in anew[1]]  # embedded with the new conversation's name
+    assert [bytes(blob) for _, blob in moved[1]] != [bytes(blob) for _, blob in before]  # not the old one's vector kept
