@@ -620,3 +620,25 @@ def test_a_turn_moved_to_another_conversations_folder_is_read_as_of_that_convers
     assert moved[0] == anew[0] == "speaker: Ben\nconversation: ana-cleo"
     assert [bytes(blob) for _, blob in moved[1]] == [bytes(blob) for _, blob in anew[1]]  # embedded with the new conversation's name
     assert [bytes(blob) for _, blob in moved[1]] != [bytes(blob) for _, blob in before]  # not the old one's vector kept
+
+
+def test_a_turn_moved_while_watched_takes_its_new_folders_conversation(tmp_path: Path) -> None:
+    # A guard (s43 review43a; passes on main too): the watcher hears the move and re-derives the
+    # turn's conversation from its new folder, as the reconcile does.
+    from helpers import wait_until
+
+    root = write_vault(tmp_path / "vault", {"ana-ben/D1_1.md": "---\nspeaker: Ana\nsession: 1\n---\nDid you sleep?\n",
+                                            "ana-ben/D1_2.md": "---\nspeaker: Ben\nsession: 1\n---\nBarely, a party.\n"})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+
+        def props_of(path: str) -> str | None:
+            row = vault.store.notes.by_path(path)
+            return None if row is None or row.label is None else vault.store.passages.properties_of([row.label]).get(row.label)
+
+        with vault.watch(quiet=True):
+            (root / "ana-cleo").mkdir()
+            (root / "ana-ben/D1_2.md").rename(root / "ana-cleo/D1_2.md")
+            wait_until(lambda: props_of("ana-cleo/D1_2.md") is not None and props_of("ana-ben/D1_2.md") is None,
+                       what="the moved turn to be indexed at its new path only")
+        assert props_of("ana-cleo/D1_2.md") == "speaker: Ben\nconversation: ana-cleo"
