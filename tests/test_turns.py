@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from helpers import NOW, REPO, keyword_side, write_file, write_vault
+from vaultmem.search import search_filters
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.turns import CONTEXT_TURNS, affected, chain_keys, context, is_turn, order_key, turns_before, worded_moment
@@ -567,3 +568,77 @@ def test_messages_named_or_dated_by_their_own_time_of_day_are_one_conversation(t
         by_text = {(vault / path).read_text().split("---\n", 2)[2].strip(): context for path, context in _contexts(vault).items()}
         assert "Lisbon" in by_text["Oh lovely, what will you see?"], (layout, by_text)  # was '': a session of one
         assert "tiled churches" in by_text["Deal, book the tram tour then."], (layout, by_text)  # past midnight too
+
+
+def test_a_turn_in_a_year_folder_of_a_conversation_is_of_the_conversation_not_of_the_year(tmp_path: Path) -> None:
+    # Was (s43 review43a): a turn's conversation from its folder (turns.conversation_by_folder) took
+    # the innermost folder whatever it was. A conversation kept by year, `chats/ana-ben/2024/`, gave
+    # its turns `conversation: 2024` — a property no file says, shown by explain and lifted by the
+    # property bonus for every question saying "2024". A folder of no letter (a year, a month, a
+    # day: `2024`, `03`, `2024-03-05`) names no conversation: the nearest folder above that has one
+    # does; none at all (a vault of year folders) gives none.
+    turn = "---\nspeaker: Ana\nsession: 1\n---\nWe booked the flights to Lisbon.\n"
+    root = write_vault(tmp_path / "vault", {"chats/ana-ben/2024/D1_1.md": turn, "chats/ana-ben/2024/03/D1_2.md": turn,
+                                            "2024/D1_3.md": turn, "ana-ben/D1_4.md": turn})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        labels = {path: vault.store.notes.by_path(path).label for path in
+                  ("chats/ana-ben/2024/D1_1.md", "chats/ana-ben/2024/03/D1_2.md", "2024/D1_3.md", "ana-ben/D1_4.md")}
+        props = vault.store.passages.properties_of(list(labels.values()))
+        found = vault.derived.searcher().candidates("what was said about the flights in 2024", 10,
+                                                     search_filters(None, None, False, NOW))
+    assert props[labels["chats/ana-ben/2024/D1_1.md"]] == "speaker: Ana\nconversation: ana-ben"
+    assert props[labels["chats/ana-ben/2024/03/D1_2.md"]] == "speaker: Ana\nconversation: ana-ben"
+    assert props[labels["2024/D1_3.md"]] == "speaker: Ana"
+    assert props[labels["ana-ben/D1_4.md"]] == "speaker: Ana\nconversation: ana-ben"
+    assert not found.valued & set(labels.values())  # "2024" names no property these turns carry
+
+
+def test_a_turn_moved_to_another_conversations_folder_is_read_as_of_that_conversation(tmp_path: Path) -> None:
+    # A guard (s43 review43a; passes on main too): a turn's conversation from its folder
+    # (turns.conversation_by_folder) is in its stored properties, full text and vectors, none of which
+    # its bytes say. Moved to another conversation's folder, the same bytes are re-derived by the
+    # reconcile's move, not kept from the old path: as a new index of the vault reads them.
+    turn = "---\nspeaker: Ben\nsession: 1\n---\nBarely, the neighbours had a party.\n"
+    root = write_vault(tmp_path / "vault", {"ana-ben/D1_1.md": "---\nspeaker: Ana\nsession: 1\n---\nDid you sleep?\n",
+                                            "ana-ben/D1_2.md": turn})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        before = vault.store.passage_vectors.for_labels(vault.store.passages.labels_of([vault.store.notes.by_path("ana-ben/D1_2.md").label]))
+        (root / "ana-cleo").mkdir()
+        (root / "ana-ben/D1_2.md").rename(root / "ana-cleo/D1_2.md")
+        report = vault.index()
+        label = vault.store.notes.by_path("ana-cleo/D1_2.md").label
+        moved = (vault.store.passages.properties_of([label])[label], vault.store.passage_vectors.for_labels(vault.store.passages.labels_of([label])))
+    assert report.moved == [("ana-ben/D1_2.md", "ana-cleo/D1_2.md")]
+    fresh_root = tmp_path / "fresh"
+    write_vault(fresh_root, {"ana-cleo/D1_2.md": turn})
+    with Vault(fresh_root, embedder=HashingEmbedder()) as fresh:
+        fresh.index()
+        label = fresh.store.notes.by_path("ana-cleo/D1_2.md").label
+        anew = (fresh.store.passages.properties_of([label])[label], fresh.store.passage_vectors.for_labels(fresh.store.passages.labels_of([label])))
+    assert moved[0] == anew[0] == "speaker: Ben\nconversation: ana-cleo"
+    assert [bytes(blob) for _, blob in moved[1]] == [bytes(blob) for _, blob in anew[1]]  # embedded with the new conversation's name
+    assert [bytes(blob) for _, blob in moved[1]] != [bytes(blob) for _, blob in before]  # not the old one's vector kept
+
+
+def test_a_turn_moved_while_watched_takes_its_new_folders_conversation(tmp_path: Path) -> None:
+    # A guard (s43 review43a; passes on main too): the watcher hears the move and re-derives the
+    # turn's conversation from its new folder, as the reconcile does.
+    from helpers import wait_until
+
+    root = write_vault(tmp_path / "vault", {"ana-ben/D1_1.md": "---\nspeaker: Ana\nsession: 1\n---\nDid you sleep?\n",
+                                            "ana-ben/D1_2.md": "---\nspeaker: Ben\nsession: 1\n---\nBarely, a party.\n"})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+
+        def props_of(path: str) -> str | None:
+            row = vault.store.notes.by_path(path)
+            return None if row is None or row.label is None else vault.store.passages.properties_of([row.label]).get(row.label)
+
+        with vault.watch(quiet=True):
+            (root / "ana-cleo").mkdir()
+            (root / "ana-ben/D1_2.md").rename(root / "ana-cleo/D1_2.md")
+            wait_until(lambda: props_of("ana-cleo/D1_2.md") is not None and props_of("ana-ben/D1_2.md") is None,
+                       what="the moved turn to be indexed at its new path only")
+        assert props_of("ana-cleo/D1_2.md") == "speaker: Ben\nconversation: ana-cleo"

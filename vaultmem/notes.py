@@ -418,7 +418,9 @@ from .spelled_days import value_date
 #     keeps the due day unless a capitalised word follows it (`by Friday Night Lights`: plain_due._in_a_name);
 #     a date property, created or expires_at made of look-alike letters with no more digits than them (`lool`,
 #     `lOlO`) gets no day as its fix (look_alikes.py: was "write it as 1001"). Nothing is embedded again.
-READER_VERSION = "142"
+# 143: a folder of no letter (`2024`, `03`) names no conversation: a turn in `chats/ana-ben/2024/` is of
+#     `ana-ben`, one in `2024/` of none (turns.conversation_by_folder); such turns are embedded again.
+READER_VERSION = "143"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

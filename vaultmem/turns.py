@@ -141,10 +141,17 @@ def conversation_by_folder(path: str, meta: Mapping[str, object]) -> str | None:
     :func:`order_key` reads it. Its vectors and full-text rows hold it as a ``conversation``
     property would: in the slugs and role layouts (no such property) a question naming one of
     the two people found fewer of their turns than with it (PASSAGES.md §62, s43 slugs). None
-    when a property names it, or the turn is at the vault's top."""
+    when a property names it, or the turn is at the vault's top.
+
+    A folder of no letter (a year, a month, a day: ``2024``, ``03``, ``2024-03-05``) names no
+    conversation: an export kept by year (``chats/ana-ben/2024/``) is of the nearest folder above
+    that has one, and none when no folder has (``2024/``). Was (s43 review43a): ``conversation:
+    2024``, a property no file says, shown by explain and lifted by the property bonus for every
+    question saying "2024"."""
     if _property(meta, CONVERSATION_KEYS) is not None:
         return None
-    return path.rpartition("/")[0].rpartition("/")[2] or None
+    folders = path.split("/")[:-1]
+    return next((folder for folder in reversed(folders) if any(character.isalpha() for character in folder)), None)
 
 
 def says_its_place(meta: Mapping[str, object]) -> bool:
